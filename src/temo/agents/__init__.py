@@ -1,0 +1,1 @@
+"""Agents: oracle, probes, and the LLM tool-calling agent."""

@@ -1,0 +1,114 @@
+"""Probe agents: the oracle with exactly one injected flaw each.
+
+They show that the benchmark notices each kind of mistake:
+- `redundant-questions`: before every action it asks a needless question (repeats a question
+  already answered, or asks for something the user cannot know). The user's patience runs out;
+  caught as ###UNSATISFIED### (reward -1), sooner for urgent, angry and cold users.
+- `skip-confirmation`: performs writes without asking for confirmation. Caught by the recorded
+  `confirm_before_write` policy violation (the state still matches, so grading alone cannot).
+- `wrong-argument`: one write is called with a wrong (but plausible) argument value. Caught by
+  grading: the final state hash differs from the reference.
+- `early-stop`: stops before the last write and declares the work done. Caught by grading.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from ..core import Action, RoleConfig
+from .base import AgentContext
+from .oracle import PlanAgent, Step, humanize, oracle_plan
+
+UNKNOWABLE = [
+    "your mother's maiden name",
+    "the name of your first pet",
+    "your employee badge number",
+    "your favourite colour",
+]
+
+
+def _redundant(ctx: AgentContext) -> PlanAgent:
+    steps = oracle_plan(ctx)
+    out: list[Step] = []
+    asked_keys: list[str] = []
+    n = 0
+    for step in steps:
+        if step.kind in ("tools", "confirm") or (step.kind == "write" and (not out or out[-1].kind != "confirm")):
+            if asked_keys and n % 2 == 0:
+                key = asked_keys[(n // 2) % len(asked_keys)]
+                out.append(Step("say", f"Before I continue, could you tell me your {humanize(key)} once more?"))
+            else:
+                out.append(Step("say", f"Before I continue, could you tell me {UNKNOWABLE[n % len(UNKNOWABLE)]}?"))
+            n += 1
+        out.append(step)
+        if step.kind == "say" and step.text.startswith("I can help with that."):
+            asked_keys.extend(f.key for f in ctx.task.scenario.known if f.key.replace("_", " ") in step.text)
+    return PlanAgent(ctx, out)
+
+
+def _skip_confirmation(ctx: AgentContext) -> PlanAgent:
+    return PlanAgent(ctx, oracle_plan(ctx, confirm=False))
+
+
+def _other_values(ctx: AgentContext, tool: str, arg: str, current: Any) -> list[Any]:
+    seen: list[Any] = []
+    for split in ("test", "train"):
+        for task in ctx.domain.tasks(split):
+            for a in task.actions:
+                if a.name == tool and arg in a.arguments and a.arguments[arg] != current and a.arguments[arg] not in seen:
+                    seen.append(a.arguments[arg])
+    return seen
+
+
+def mutate_argument(ctx: AgentContext, action: Action) -> Action:
+    """Change one argument of a write to a plausible wrong value (seeded)."""
+    rng = ctx.rng
+    wrong = copy.deepcopy(action)
+    keys = sorted(action.arguments)
+    rng.shuffle(keys)
+    for key in keys:
+        value = action.arguments[key]
+        if isinstance(value, bool):
+            wrong.arguments[key] = not value
+            return wrong
+        if isinstance(value, (int, float)):
+            wrong.arguments[key] = value + 1
+            return wrong
+        others = _other_values(ctx, action.name, key, value)
+        if others:
+            wrong.arguments[key] = rng.choice(others)
+            return wrong
+        if isinstance(value, list) and value:
+            wrong.arguments[key] = value[:-1] if len(value) > 1 else value + value
+            return wrong
+    return wrong
+
+
+def _wrong_argument(ctx: AgentContext) -> PlanAgent:
+    writes = {name for name, t in ctx.domain.tools.items() if t.kind == "write"}
+    actions = [a.model_copy(deep=True) for a in ctx.task.actions]
+    idx = next((i for i, a in enumerate(actions) if a.name in writes), None)
+    if idx is not None:
+        actions[idx] = mutate_argument(ctx, actions[idx])
+    return PlanAgent(ctx, oracle_plan(ctx, actions=actions))
+
+
+def _early_stop(ctx: AgentContext) -> PlanAgent:
+    steps = oracle_plan(ctx)
+    last_write = max((i for i, s in enumerate(steps) if s.kind == "write"), default=len(steps))
+    cut = last_write - 1 if last_write > 0 and steps[last_write - 1].kind == "confirm" else last_write
+    out = steps[:cut] + [Step("say", "All done! Is there anything else I can help you with?")]
+    return PlanAgent(ctx, out, after="I'm sorry, that's all I can do today. Have a nice day!")
+
+
+PROBES = {
+    "redundant-questions": _redundant,
+    "skip-confirmation": _skip_confirmation,
+    "wrong-argument": _wrong_argument,
+    "early-stop": _early_stop,
+}
+
+
+def create(role: RoleConfig, ctx: AgentContext) -> PlanAgent:
+    name = role.kind.split(":", 1)[1]
+    return PROBES[name](ctx)

@@ -1,0 +1,1 @@
+"""The `temo` command line: one module per subcommand, mounted in `app`."""

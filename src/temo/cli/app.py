@@ -1,0 +1,61 @@
+"""Entry point of the `temo` command. Subcommands live in their own modules and are imported
+lazily, so `temo --help` and `temo run` start fast."""
+from __future__ import annotations
+
+import importlib
+
+import typer
+
+app = typer.Typer(
+    name="temo",
+    help=(
+        "tau-Emotion-Bench and Tracer: evaluate tool-calling agents against emotion-conditioned "
+        "simulated users, and build interaction-aware training data.\n\n"
+        "Start with `temo run` (offline: oracle agent, scripted users) and `temo metrics RUN`."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+# (module, attribute, name): typer sub-apps are mounted as groups, functions as commands.
+_COMMANDS = [
+    ("temo.cli.run", "run_command", "run"),
+    ("temo.cli.metrics", "metrics_command", "metrics"),
+    ("temo.cli.regrade", "regrade_command", "regrade"),
+    ("temo.cli.domains", "domains_command", "domains"),
+]
+_GROUPS = [
+    ("temo.cli.tasks", "app", "tasks", "Inspect task sets."),
+    ("temo.cli.emotion", "app", "emotion", "The emotion model: taxonomy, anchors, feeling-to-condition mapping."),
+]
+
+
+def _mount() -> None:
+    for module, attr, name in _COMMANDS:
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as e:
+            if e.name == module:
+                continue
+            raise
+        app.command(name)(getattr(mod, attr))
+    for module, attr, name, help_text in _GROUPS:
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as e:
+            if e.name == module:
+                continue
+            raise
+        app.add_typer(getattr(mod, attr), name=name, help=help_text)
+
+
+_mount()
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""The episode harness: orchestrator, grader, runner, run store."""

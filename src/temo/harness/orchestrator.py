@@ -1,0 +1,145 @@
+"""One episode: agent <-> user <-> environment, until a termination reason.
+
+The conversation opens with the agent's fixed greeting. The agent may call several tools (in one
+or several messages) before it speaks; the user sees only its visible words. Termination reasons
+are explicit: user_stop, user_unsatisfied, transfer, max_turns, too_many_errors, infra_error.
+A turn is one agent message or one user message.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ..agents.base import GREETING, Agent
+from ..core import EpisodeRecord, InfrastructureError, Message, Task, Termination, ToolCallRecord
+from ..env.domain import Domain
+from ..env.environment import Environment
+from ..env.generic import TRANSFER_TOOL
+from ..users.base import User, read_termination
+from .grader import grade
+from .policy import PolicyMonitor
+
+
+@dataclass
+class Limits:
+    max_turns: int = 200
+    max_errors: int = 10  # tool errors and empty agent replies, together
+
+
+async def run_episode(
+    domain: Domain,
+    task: Task,
+    arm: str,
+    trial: int,
+    seed: int,
+    agent: Agent,
+    user: User,
+    limits: Limits = Limits(),
+) -> EpisodeRecord:
+    started = time.time()
+    t0 = time.perf_counter()
+    env = Environment(domain.tools, domain.store(task.split))
+    monitor = PolicyMonitor(domain.auth_tools)
+    messages: list[Message] = [
+        Message(role="system", content=domain.policy),
+        Message(role="assistant", content=GREETING),
+    ]
+    calls: list[ToolCallRecord] = []
+    counters = {"agent_turns": 1, "user_turns": 0, "tool_calls": 0, "tool_errors": 0, "empty_replies": 0}
+    termination: Termination = "max_turns"
+    error: str | None = None
+    turn = 1
+    agent_text = GREETING
+
+    try:
+        while True:
+            # -- the user answers the agent's visible words ----------------------------------
+            if turn >= limits.max_turns:
+                termination = "max_turns"
+                break
+            reply = await user.respond(agent_text)
+            token, visible = read_termination(reply.text)
+            messages.append(Message(role="user", content=visible))
+            counters["user_turns"] += 1
+            turn += 1
+            if token == "stop":
+                termination = "user_stop"
+                break
+            if token == "unsatisfied":
+                termination = "user_unsatisfied"
+                break
+
+            # -- the agent acts until it speaks ----------------------------------------------
+            spoke = False
+            said: list[str] = []  # visible text sent alongside tool calls, shown when the agent yields
+            while not spoke:
+                if turn >= limits.max_turns:
+                    break
+                msg = await agent.respond(messages)
+                messages.append(msg.model_copy(update={"role": "assistant"}))
+                counters["agent_turns"] += 1
+                turn += 1
+                if msg.tool_calls:
+                    transferred = False
+                    for tc in msg.tool_calls:
+                        outcome = env.execute(tc.function.name, tc.function.arguments)
+                        counters["tool_calls"] += 1
+                        if not outcome.ok:
+                            counters["tool_errors"] += 1
+                        calls.append(ToolCallRecord(
+                            turn=turn, name=tc.function.name, arguments=outcome.arguments,
+                            raw_arguments=tc.function.arguments, kind=outcome.kind, ok=outcome.ok,
+                            error=outcome.error, result=outcome.observation,
+                        ))
+                        messages.append(Message(role="tool", content=outcome.observation, tool_call_id=tc.id, name=tc.function.name))
+                        monitor.after_call(tc.function.name, outcome.kind, outcome.ok, turn, messages)
+                        if outcome.ok and tc.function.name == TRANSFER_TOOL:
+                            transferred = True
+                    if transferred:
+                        termination = "transfer"
+                        raise _Done
+                    if counters["tool_errors"] + counters["empty_replies"] >= limits.max_errors:
+                        termination = "too_many_errors"
+                        raise _Done
+                    if (msg.content or "").strip():
+                        said.append(msg.content or "")
+                    continue
+                if not (msg.content or "").strip():
+                    counters["empty_replies"] += 1
+                    if counters["tool_errors"] + counters["empty_replies"] >= limits.max_errors:
+                        termination = "too_many_errors"
+                        raise _Done
+                    continue
+                agent_text, spoke = "\n\n".join([*said, msg.content or ""]), True
+            if not spoke:
+                termination = "max_turns"
+                break
+    except _Done:
+        pass
+    except InfrastructureError as e:
+        termination = "infra_error"
+        error = str(e)[:2000]
+
+    reward = grade(domain, task, calls, messages, termination)
+    return EpisodeRecord(
+        task_id=task.id,
+        domain=domain.name,
+        arm=arm,  # type: ignore[arg-type]
+        trial=trial,
+        seed=seed,
+        emotion=task.emotion,
+        messages=messages,
+        tool_calls=calls,
+        termination=termination,
+        error=error,
+        reward=reward,
+        violations=monitor.violations,
+        counters={**counters, "turns": turn},
+        usage={"agent": agent.usage, "user": user.usage},
+        started_at=started,
+        duration_s=round(time.perf_counter() - t0, 4),
+    )
+
+
+class _Done(Exception):
+    """Internal: leave both loops."""

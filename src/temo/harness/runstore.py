@@ -1,0 +1,139 @@
+"""A run directory: its configuration and one record per cell, each written atomically.
+
+    RUN/
+      config.json                       # RunConfig: everything needed to reproduce and to resume
+      cells/<task>__<arm>__<trial>.json  # one EpisodeRecord per cell (write to tmp, fsync, rename)
+
+A cell file exists only once complete, so `kill -9` at any moment loses at most the cells in flight
+and never leaves a half-written one; `--resume` runs the cells whose file is missing or whose record
+ended in an infrastructure error.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Iterator, Optional
+
+from pydantic import BaseModel, Field
+
+from ..core import EpisodeRecord, cell_id
+from ..core.config import RoleConfig
+
+
+class RunConfig(BaseModel):
+    schema_version: int = 1
+    temo_version: str = ""
+    domains: list[str]
+    split: str = "test"
+    task_ids: dict[str, list[str]]  # per domain, in order
+    task_set_hash: str
+    arms: list[str] = Field(default_factory=lambda: ["emotion"])
+    trials: int = 3
+    agent: RoleConfig
+    user: RoleConfig
+    max_turns: int = 200
+    max_errors: int = 10
+    seed: int = 0
+    concurrency: int = 8
+    prompt_hashes: dict[str, str] = Field(default_factory=dict)
+    reference_user_simulator: bool = False
+    notes: dict[str, Any] = Field(default_factory=dict)
+
+    def cells(self) -> list[tuple[str, str, str, int]]:
+        """Every planned cell as (domain, task_id, arm, trial)."""
+        return [
+            (d, t, arm, trial)
+            for d in self.domains
+            for t in self.task_ids.get(d, [])
+            for arm in self.arms
+            for trial in range(self.trials)
+        ]
+
+    def comparable(self, other: "RunConfig") -> list[str]:
+        """Fields that must match for a resume to be valid; returns the names that differ."""
+        keys = ("domains", "split", "task_ids", "task_set_hash", "arms", "trials", "agent", "user", "max_turns", "seed")
+        return [k for k in keys if getattr(self, k) != getattr(other, k)]
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def atomic_write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class RunStoreError(ValueError):
+    pass
+
+
+class RunStore:
+    def __init__(self, root: Path | str):
+        self.root = Path(root)
+        self.cells_dir = self.root / "cells"
+
+    @property
+    def config_path(self) -> Path:
+        return self.root / "config.json"
+
+    def exists(self) -> bool:
+        return self.config_path.exists()
+
+    def load_config(self) -> RunConfig:
+        if not self.config_path.exists():
+            raise RunStoreError(f"{self.root}: not a run directory (no config.json)")
+        try:
+            return RunConfig.model_validate_json(self.config_path.read_text(encoding="utf-8"))
+        except Exception as e:
+            raise RunStoreError(f"{self.config_path}: invalid run configuration ({e})") from e
+
+    def save_config(self, config: RunConfig) -> None:
+        atomic_write(self.config_path, config.model_dump_json(indent=2))
+
+    def cell_path(self, task_id: str, arm: str, trial: int) -> Path:
+        return self.cells_dir / f"{cell_id(task_id, arm, trial)}.json"
+
+    def write(self, record: EpisodeRecord) -> None:
+        atomic_write(self.cell_path(record.task_id, record.arm, record.trial), record.model_dump_json())
+
+    def read(self, path: Path) -> EpisodeRecord:
+        return EpisodeRecord.model_validate_json(path.read_text(encoding="utf-8"))
+
+    def records(self) -> Iterator[EpisodeRecord]:
+        if not self.cells_dir.exists():
+            return
+        for path in sorted(self.cells_dir.glob("*.json")):
+            try:
+                yield self.read(path)
+            except Exception as e:
+                raise RunStoreError(f"{path}: unreadable cell record ({e})") from e
+
+    def done_cells(self) -> set[str]:
+        """Cells that are complete (not infrastructure errors)."""
+        return {r.cell_id for r in self.records() if r.complete}
+
+    def clean_temp(self) -> int:
+        """Remove temp files left by a killed writer."""
+        n = 0
+        if self.cells_dir.exists():
+            for p in self.cells_dir.glob(".*.tmp"):
+                p.unlink(missing_ok=True)
+                n += 1
+        return n
+
+
+def config_json(config: RunConfig) -> dict[str, Any]:
+    return json.loads(config.model_dump_json())

@@ -1,0 +1,1 @@
+"""User simulators: scripted (offline) and LLM (emotion-conditioned)."""

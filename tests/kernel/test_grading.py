@@ -1,0 +1,79 @@
+"""Every reward case, and the termination-token rules."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from temo.core import Message, ToolCallRecord
+from temo.harness.grader import grade
+from temo.users.base import read_termination
+
+from conftest import toy_task
+
+
+def call(name, **args):
+    return ToolCallRecord(turn=1, name=name, arguments=args, raw_arguments=json.dumps(args), kind="write")
+
+
+GOAL = [call("find_account", email="ana@example.com"), call("deposit", account_id="acc_1", amount=5.0)]
+WRONG = [call("deposit", account_id="acc_1", amount=6.0)]
+SAID = [Message(role="assistant", content="Deposited. Your new balance is $1,015.00.")]
+
+
+@pytest.mark.parametrize(
+    "calls,termination,reward,quit_after_goal",
+    [
+        (GOAL, "user_stop", 1, False),  # goal reached, user satisfied
+        (WRONG, "user_stop", 0, False),  # wrong state
+        ([], "user_stop", 0, False),  # nothing done
+        (WRONG, "user_unsatisfied", -1, False),  # quit before the goal
+        ([], "user_unsatisfied", -1, False),
+        (GOAL, "user_unsatisfied", 1, True),  # quit after the goal: counts, and is recorded
+        (GOAL, "max_turns", 1, False),  # the state is what counts
+        (WRONG, "transfer", 0, False),
+        (WRONG, "too_many_errors", 0, False),
+    ],
+)
+def test_reward_cases(toy_domain, calls, termination, reward, quit_after_goal):
+    info = grade(toy_domain, toy_task(), calls, [], termination)
+    assert info.reward == reward
+    assert info.quit_after_goal is quit_after_goal
+    assert info.user_quit is (termination == "user_unsatisfied")
+    assert info.state_match is (calls is GOAL)
+
+
+def test_infrastructure_errors_are_not_graded(toy_domain):
+    assert grade(toy_domain, toy_task(), GOAL, [], "infra_error") is None
+
+
+def test_required_outputs(toy_domain):
+    task = toy_task(outputs=["1015.00"])
+    ok = grade(toy_domain, task, GOAL, SAID, "user_stop")
+    assert ok.reward == 1 and ok.outputs_ok  # "1,015.00" matches "1015.00"
+    missing = grade(toy_domain, task, GOAL, [Message(role="assistant", content="done")], "user_stop")
+    assert missing.reward == 0 and missing.missing_outputs == ["1015.00"]
+    quit_missing = grade(toy_domain, task, GOAL, [], "user_unsatisfied")
+    assert quit_missing.reward == -1
+
+
+def test_grading_ignores_failed_and_read_calls(toy_domain):
+    noisy = [call("get_account", account_id="acc_1"), call("close_account", account_id="acc_1"), *GOAL,
+             ToolCallRecord(turn=2, name="deposit", arguments=None, raw_arguments="{bad", kind="write", ok=False)]
+    info = grade(toy_domain, toy_task(), noisy, [], "user_stop")
+    assert info.reward == 1 and info.replay_errors == 2
+
+
+@pytest.mark.parametrize(
+    "text,token,visible",
+    [
+        ("Thanks! ###STOP###", "stop", "Thanks!"),
+        ("I'm done. ###UNSATISFIED###", "unsatisfied", "I'm done."),
+        ("###STOP### actually ###UNSATISFIED###", "unsatisfied", "actually"),  # unsatisfied wins
+        ("ok ## stop ##", "stop", "ok"),
+        ("no tokens here", None, "no tokens here"),
+        ("", None, ""),
+    ],
+)
+def test_termination_tokens(text, token, visible):
+    assert read_termination(text) == (token, visible)
