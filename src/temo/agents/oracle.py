@@ -45,6 +45,7 @@ class Step:
     kind: str  # "say" | "tools" | "confirm" | "write"
     text: str = ""
     actions: list[Action] = field(default_factory=list)
+    facts: list[str] = field(default_factory=list)  # fact keys asked for by this "say"
 
 
 class PlanAgent:
@@ -87,13 +88,13 @@ class PlanAgent:
         return Message(role="assistant", content=self.after)
 
 
-def fact_request(ctx: AgentContext, intent: int) -> Optional[str]:
+def fact_request(ctx: AgentContext, intent: int) -> Optional[Step]:
     facts = [f for f in ctx.task.scenario.known if f.intent == intent]
     if not facts:
         return None
     names = [humanize(f.key) for f in facts]
     listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return f"I can help with that. Could you please give me your {listed}?"
+    return Step("say", f"I can help with that. Could you please give me your {listed}?", facts=[f.key for f in facts])
 
 
 def confirmation(action: Action) -> str:
@@ -118,7 +119,7 @@ def oracle_plan(ctx: AgentContext, actions: Optional[list[Action]] = None, confi
     for i in range(n_intents):
         ask = fact_request(ctx, i)
         if ask:
-            steps.append(Step("say", ask))
+            steps.append(ask)
         reads: list[Action] = []
         for a in (a for a in actions if a.intent == i):
             if a.name in writes:

@@ -28,21 +28,30 @@ UNKNOWABLE = [
 
 
 def _redundant(ctx: AgentContext) -> PlanAgent:
-    steps = oracle_plan(ctx)
+    """Before every reference action, ask again for a fact the user already gave (or, before any
+    was given, for something the user cannot know)."""
     out: list[Step] = []
-    asked_keys: list[str] = []
+    given: list[str] = []
     n = 0
-    for step in steps:
+    for step in oracle_plan(ctx):
+        if step.kind == "say" and step.facts:
+            out.append(step)
+            given.extend(step.facts)
+            continue
         if step.kind in ("tools", "confirm") or (step.kind == "write" and (not out or out[-1].kind != "confirm")):
-            if asked_keys and n % 2 == 0:
-                key = asked_keys[(n // 2) % len(asked_keys)]
-                out.append(Step("say", f"Before I continue, could you tell me your {humanize(key)} once more?"))
-            else:
-                out.append(Step("say", f"Before I continue, could you tell me {UNKNOWABLE[n % len(UNKNOWABLE)]}?"))
-            n += 1
+            for action in (step.actions if step.kind == "tools" else [None]):
+                if given:
+                    key = given[n % len(given)]
+                    question = f"Before I continue, could you tell me your {humanize(key)} once more?"
+                else:
+                    question = f"Before I continue, could you tell me {UNKNOWABLE[n % len(UNKNOWABLE)]}?"
+                out.append(Step("say", question))
+                n += 1
+                if action is not None:
+                    out.append(Step("tools", actions=[action]))
+            if step.kind == "tools":
+                continue
         out.append(step)
-        if step.kind == "say" and step.text.startswith("I can help with that."):
-            asked_keys.extend(f.key for f in ctx.task.scenario.known if f.key.replace("_", " ") in step.text)
     return PlanAgent(ctx, out)
 
 

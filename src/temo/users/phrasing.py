@@ -55,10 +55,10 @@ THANKS: dict[str, list[str]] = {
 def patience_budget(condition: Optional[EmotionCondition]) -> int:
     """How many needless or repeated questions the user tolerates before quitting.
 
-    Neutral users (the no-emotion arm) get the base budget of 5. Urgency, anger and disgust, cold
+    Neutral users (the no-emotion arm) get the base budget of 4. Urgency, anger and disgust, cold
     politeness and skepticism lower it; warmth, trust, enjoyment and low urgency raise it.
     """
-    budget = 5
+    budget = 4
     if condition is None:
         return budget
     budget += {"low": 1, "moderate": 0, "high": -2}[condition.urgency]
