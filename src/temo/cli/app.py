@@ -50,6 +50,13 @@ def _mount() -> None:
         app.add_typer(getattr(mod, attr), name=name, help=help_text)
 
 
+
+
+@app.callback()
+def _root() -> None:
+    """tau-Emotion-Bench and Tracer."""
+
+
 _mount()
 
 
