@@ -10,9 +10,14 @@ from ..env.domain import Domain, DomainError
 PAPER_ORDER = ["airline", "retail", "telecom", "telehealth", "school", "basketball", "restaurant", "travel", "movie", "bank"]
 
 
+def _built(folder: Path) -> bool:
+    return (folder / "tools.py").exists() and any((folder / "data" / f"db{s}").exists() for s in (".json", ".json.gz"))
+
+
 def available() -> list[str]:
+    """Domains with tools and a built database (a folder still in development is left out)."""
     here = Path(__file__).resolve().parent
-    found = {p.name for p in here.iterdir() if p.is_dir() and (p / "tools.py").exists()}
+    found = {p.name for p in here.iterdir() if p.is_dir() and _built(p)}
     return [d for d in PAPER_ORDER if d in found] + sorted(found - set(PAPER_ORDER))
 
 

@@ -6,7 +6,8 @@ kept incrementally (see `hashing`), so grading costs O(records changed), not O(d
 
 Rules for tool authors:
 - `db.get(table, key)` returns the record for reading. Never mutate what it returns.
-- `db.edit(table, key)` returns a private copy that you may mutate in place.
+- `db.edit(table, key)` returns a private copy that you may mutate in place. After an edit, `get`
+  returns that same object: copy what you need from the old value before editing.
 - `db.insert(table, key, record)` adds a record, `db.delete(table, key)` removes one.
 A tool call runs inside a transaction: if the tool raises, every change it made is rolled back.
 """
@@ -63,6 +64,7 @@ class Store:
         self.base = base
         self._overlay: dict[str, dict[str, Any]] = {}
         self._journal: list[tuple[str, str, Any]] | None = None
+        self._journaled: set[tuple[str, str]] = set()
 
     # ---- reading -------------------------------------------------------------------------
     def tables(self) -> list[str]:
@@ -100,8 +102,9 @@ class Store:
 
     # ---- writing -------------------------------------------------------------------------
     def _remember(self, table: str, key: str) -> None:
-        if self._journal is None:
-            return
+        if self._journal is None or (table, key) in self._journaled:
+            return  # outside a transaction, or already saved in this one
+        self._journaled.add((table, key))
         over = self._overlay.get(table, {})
         prev = copy.deepcopy(over[key]) if key in over and over[key] is not _DELETED else over.get(key, _ABSENT)
         self._journal.append((table, key, prev))
@@ -142,12 +145,15 @@ class Store:
     # ---- transactions --------------------------------------------------------------------
     def begin(self) -> None:
         self._journal = []
+        self._journaled = set()
 
     def commit(self) -> None:
         self._journal = None
+        self._journaled = set()
 
     def rollback(self) -> None:
         journal, self._journal = self._journal or [], None
+        self._journaled = set()
         for table, key, prev in reversed(journal):
             over = self._overlay.setdefault(table, {})
             if prev is _ABSENT:

@@ -1,0 +1,498 @@
+"""Retail domain: database, tools, policy, graph and the code-built task sets."""
+from __future__ import annotations
+
+import json
+import re
+from itertools import combinations
+
+import pytest
+
+from temo.core import Task
+from temo.domains import get_domain
+from temo.domains.build import build
+from temo.domains.retail import tools as retail_tools
+from temo.domains.retail.generate import build_database
+from temo.domains.retail.models import TABLE_MODELS
+from temo.domains.retail.tasks import split_of
+from temo.env import GENERIC_TOOLS, Database, Environment, Store
+
+SPLITS = ("test", "train")
+WRITE_NAMES = {t.name for t in retail_tools.WRITE_TOOLS}
+
+
+@pytest.fixture(scope="module")
+def domain():
+    return get_domain("retail")
+
+
+@pytest.fixture(scope="module")
+def db(domain):
+    return domain.database("test")
+
+
+@pytest.fixture(scope="module")
+def all_tasks(domain) -> list[Task]:
+    return domain.tasks("test") + domain.tasks("train")
+
+
+def env_for(domain, db) -> Environment:
+    return Environment(domain.tools, Store(db))
+
+
+def leaves(value):
+    if isinstance(value, list):
+        for v in value:
+            yield from leaves(v)
+    else:
+        yield value
+
+
+# ---------------------------------------------------------------------------- database
+
+
+def test_database_counts(db):
+    counts = db.counts()
+    assert counts["users"] == 527
+    assert counts["products"] == 50
+    assert counts["orders"] == 1075
+
+
+def test_every_record_validates(db):
+    for table, model in TABLE_MODELS.items():
+        for key, record in db.tables[table].items():
+            obj = model.model_validate(record)
+            assert key == getattr(obj, {"users": "user_id", "products": "product_id", "orders": "order_id"}[table])
+
+
+def test_database_is_consistent(db):
+    users, products, orders = db.tables["users"], db.tables["products"], db.tables["orders"]
+    assert len({u["email"] for u in users.values()}) == len(users)
+    assert len({(u["name"]["first_name"], u["name"]["last_name"], u["address"]["zip"]) for u in users.values()}) == len(users)
+    owned = [oid for u in users.values() for oid in u["orders"]]
+    assert sorted(owned) == sorted(orders)
+    for order in orders.values():
+        assert order["order_id"] in users[order["user_id"]]["orders"]
+        for item in order["items"]:
+            assert item["item_id"] in products[item["product_id"]]["variants"]
+        for p in order["payment_history"]:
+            assert p["payment_method_id"] in users[order["user_id"]]["payment_methods"]
+    assert {o["status"] for o in orders.values()} == {"pending", "processed", "delivered", "cancelled",
+                                                     "return requested", "exchange requested"}
+
+
+def test_generation_is_deterministic(db):
+    assert Database(build_database(seed=0)).base_hash == db.base_hash
+    assert Database(build_database(seed=1)).base_hash != db.base_hash
+
+
+# ---------------------------------------------------------------------------- tools
+
+
+def test_tool_counts_and_schemas(domain):
+    kinds = [t.kind for t in domain.tools.values()]
+    assert kinds.count("read") == 9 and kinds.count("write") == 7
+    for g in GENERIC_TOOLS:
+        assert g.name in domain.tools and domain.tools[g.name].kind == "read"
+    assert set(retail_tools.AUTH_TOOLS) <= set(domain.tools)
+    read_prefixes = ("get_", "list_", "search_", "check_", "find_")
+    for t in domain.tools.values():
+        fn = t.openai_schema()["function"]
+        assert fn["description"]
+        for name, prop in fn["parameters"]["properties"].items():
+            assert prop.get("description"), f"{t.name}.{name} has no description"
+        if t.kind == "read" and t not in GENERIC_TOOLS:
+            assert t.name.startswith(read_prefixes)
+
+
+def test_authentication_tools(domain, db):
+    env = env_for(domain, db)
+    user = next(iter(db.tables["users"].values()))
+    out = env.execute("find_user_id_by_email", {"email": user["email"].upper()})
+    assert out.ok and out.observation == user["user_id"]
+    n = user["name"]
+    out = env.execute("find_user_id_by_name_zip", {"first_name": n["first_name"], "last_name": n["last_name"],
+                                                   "zip": user["address"]["zip"]})
+    assert out.ok and out.observation == user["user_id"]
+    assert not env.execute("find_user_id_by_email", {"email": "nobody@nowhere.test"}).ok
+    assert not env.execute("find_user_id_by_name_zip", {"first_name": n["first_name"], "last_name": n["last_name"],
+                                                        "zip": "00000"}).ok
+
+
+def _find(db, status, pred=lambda o, u: True):
+    for order in db.tables["orders"].values():
+        user = db.tables["users"][order["user_id"]]
+        if order["status"] == status and pred(order, user):
+            return order, user
+    raise AssertionError(f"no {status} order matching the predicate")
+
+
+def test_state_rules_are_enforced(domain, db):
+    env = env_for(domain, db)
+    h0 = env.store.hash()
+    delivered, _ = _find(db, "delivered")
+    pending, _ = _find(db, "pending")
+    processed, _ = _find(db, "processed")
+    for name, args in [
+        ("cancel_pending_order", {"order_id": delivered["order_id"], "reason": "no longer needed"}),
+        ("cancel_pending_order", {"order_id": processed["order_id"], "reason": "no longer needed"}),
+        ("cancel_pending_order", {"order_id": "#W0000000", "reason": "no longer needed"}),
+        ("return_delivered_order_items", {"order_id": pending["order_id"], "item_ids": [pending["items"][0]["item_id"]],
+                                          "payment_method_id": pending["payment_history"][0]["payment_method_id"]}),
+        ("modify_pending_order_address", {"order_id": delivered["order_id"], "address1": "1 A St", "address2": "Apt 1",
+                                          "city": "Austin", "state": "TX", "country": "USA", "zip": "78701"}),
+        ("modify_pending_order_payment", {"order_id": pending["order_id"],
+                                          "payment_method_id": pending["payment_history"][0]["payment_method_id"]}),
+        ("modify_pending_order_payment", {"order_id": pending["order_id"], "payment_method_id": "paypal_0000000"}),
+        ("return_delivered_order_items", {"order_id": delivered["order_id"], "item_ids": ["0000000000"],
+                                          "payment_method_id": delivered["payment_history"][0]["payment_method_id"]}),
+    ]:
+        out = env.execute(name, args)
+        assert not out.ok and out.error == "domain" and out.observation.startswith("Error:"), (name, out.observation)
+    assert env.store.hash() == h0
+
+
+def test_exchange_must_stay_within_product_and_availability(domain, db):
+    env = env_for(domain, db)
+    order, user = _find(db, "delivered", lambda o, u: len(o["items"]) >= 2)
+    a, b = order["items"][0], order["items"][1]
+    pm = order["payment_history"][0]["payment_method_id"]
+    other_product_item = b["item_id"] if b["product_id"] != a["product_id"] else None
+    if other_product_item:
+        out = env.execute("exchange_delivered_order_items", {"order_id": order["order_id"], "item_ids": [a["item_id"]],
+                                                              "new_item_ids": [other_product_item], "payment_method_id": pm})
+        assert not out.ok and "same product" in out.observation
+    unavailable = [v for v in db.tables["products"][a["product_id"]]["variants"].values() if not v["available"]]
+    if unavailable:
+        out = env.execute("exchange_delivered_order_items", {"order_id": order["order_id"], "item_ids": [a["item_id"]],
+                                                              "new_item_ids": [unavailable[0]["item_id"]], "payment_method_id": pm})
+        assert not out.ok and ("not available" in out.observation or "same as" in out.observation)
+
+
+def test_return_refund_goes_to_original_or_gift_card(domain, db):
+    def pred(o, u):
+        orig = o["payment_history"][0]["payment_method_id"]
+        return any(m["source"] != "gift_card" and mid != orig for mid, m in u["payment_methods"].items())
+
+    order, user = _find(db, "delivered", pred)
+    orig = order["payment_history"][0]["payment_method_id"]
+    other = next(mid for mid, m in user["payment_methods"].items() if m["source"] != "gift_card" and mid != orig)
+    env = env_for(domain, db)
+    args = {"order_id": order["order_id"], "item_ids": [order["items"][0]["item_id"]]}
+    assert not env.execute("return_delivered_order_items", {**args, "payment_method_id": other}).ok
+    out = env.execute("return_delivered_order_items", {**args, "payment_method_id": orig})
+    assert out.ok
+    rec = env.store.get("orders", order["order_id"])
+    assert rec["status"] == "return requested" and rec["return_payment_method_id"] == orig
+    # a second request on the same order is refused (no longer delivered)
+    assert not env.execute("return_delivered_order_items", {**args, "payment_method_id": orig}).ok
+
+
+def test_cancel_refunds_gift_card_at_once(domain, db):
+    def pred(o, u):
+        m = u["payment_methods"][o["payment_history"][0]["payment_method_id"]]
+        return m["source"] == "gift_card"
+
+    order, user = _find(db, "pending", pred)
+    gid = order["payment_history"][0]["payment_method_id"]
+    before = user["payment_methods"][gid]["balance"]
+    env = env_for(domain, db)
+    out = env.execute("cancel_pending_order", {"order_id": order["order_id"], "reason": "ordered by mistake"})
+    assert out.ok
+    rec = env.store.get("orders", order["order_id"])
+    assert rec["status"] == "cancelled" and rec["cancel_reason"] == "ordered by mistake"
+    assert rec["payment_history"][-1]["transaction_type"] == "refund"
+    after = env.store.get("users", user["user_id"])["payment_methods"][gid]["balance"]
+    assert after == pytest.approx(before + order["payment_history"][0]["amount"])
+    assert db.tables["users"][user["user_id"]]["payment_methods"][gid]["balance"] == before  # base untouched
+
+
+def _swap_candidate(db, status):
+    """(order, user, item, pricier available variant of the same product)."""
+    for order in db.tables["orders"].values():
+        if order["status"] != status or order.get("items_modified"):
+            continue
+        user = db.tables["users"][order["user_id"]]
+        gift = [mid for mid, m in user["payment_methods"].items() if m["source"] == "gift_card"]
+        if not gift:
+            continue
+        for item in order["items"]:
+            for v in db.tables["products"][item["product_id"]]["variants"].values():
+                if v["available"] and v["item_id"] != item["item_id"] and v["price"] > item["price"] + 1:
+                    return order, user, gift[0], item, v
+    raise AssertionError("no candidate")
+
+
+def test_modify_items_once_per_order(domain, db):
+    order, user, gift, item, variant = _swap_candidate(db, "pending")
+    env = env_for(domain, db)
+    pm = order["payment_history"][0]["payment_method_id"]
+    out = env.execute("modify_pending_order_items", {"order_id": order["order_id"], "item_ids": [item["item_id"]],
+                                                     "new_item_ids": [variant["item_id"]], "payment_method_id": pm})
+    assert out.ok, out.observation
+    rec = env.store.get("orders", order["order_id"])
+    assert rec["items_modified"] and variant["item_id"] in [i["item_id"] for i in rec["items"]]
+    assert rec["payment_history"][-1] == {"transaction_type": "payment", "amount": round(variant["price"] - item["price"], 2),
+                                          "payment_method_id": pm}
+    out = env.execute("modify_pending_order_items", {"order_id": order["order_id"], "item_ids": [variant["item_id"]],
+                                                     "new_item_ids": [item["item_id"]], "payment_method_id": pm})
+    assert not out.ok and "already" in out.observation
+
+
+# ---------------------------------------------------------------------------- atomicity and bad calls
+
+
+def test_failed_write_leaves_state_unchanged(domain, db):
+    env = env_for(domain, db)
+    order, _ = _find(db, "delivered")
+    h0 = env.store.hash()
+    out = env.execute("cancel_pending_order", {"order_id": order["order_id"], "reason": "no longer needed"})
+    assert not out.ok and out.observation.startswith("Error:")
+    assert env.store.hash() == h0 and env.store.changed() == {}
+
+
+def test_partial_edit_is_rolled_back(domain, db):
+    """modify_pending_order_items edits the order, then fails on the gift card balance: all is undone."""
+    order, user, gift, item, variant = _swap_candidate(db, "pending")
+    store = Store(db)
+    store.edit("users", user["user_id"])["payment_methods"][gift]["balance"] = 0.0  # set-up, outside a call
+    env = Environment(domain.tools, store)
+    h0, before = store.hash(), json.dumps(store.get("orders", order["order_id"]), sort_keys=True)
+    out = env.execute("modify_pending_order_items", {"order_id": order["order_id"], "item_ids": [item["item_id"]],
+                                                     "new_item_ids": [variant["item_id"]], "payment_method_id": gift})
+    assert not out.ok and "balance" in out.observation
+    assert store.hash() == h0
+    assert json.dumps(store.get("orders", order["order_id"]), sort_keys=True) == before
+    assert "orders" not in store.changed()
+
+
+@pytest.mark.parametrize("args, fragment", [
+    ({"order_id": 1234567, "reason": "no longer needed"}, "order_id"),
+    ({"reason": "no longer needed"}, "missing required argument 'order_id'"),
+    ({"order_id": "#W0000000", "reason": "no longer needed", "force": True}, "unexpected argument 'force'"),
+    ({"order_id": "#W0000000", "reason": "too expensive"}, "reason"),
+    ("{not json", "not valid JSON"),
+])
+def test_bad_arguments_give_error_observations(domain, db, args, fragment):
+    env = env_for(domain, db)
+    h0 = env.store.hash()
+    out = env.execute("cancel_pending_order", args)
+    assert not out.ok and out.observation.startswith("Error:") and fragment in out.observation
+    assert env.store.hash() == h0
+
+
+def test_unknown_tool(domain, db):
+    out = env_for(domain, db).execute("refund_everything", {})
+    assert not out.ok and out.error == "unknown_tool"
+
+
+# ---------------------------------------------------------------------------- policy and graph
+
+
+def test_policy_mentions_key_rules(domain):
+    text = domain.policy.lower()
+    for phrase in ["email", "zip code", "explicit **yes**", "only pending orders can be cancelled or modified",
+                   "only delivered orders can be returned or exchanged", "same product", "available",
+                   "only once per order", "original payment", "gift card", "one user", "never make up",
+                   "transfer_to_human_agents", "no longer needed", "ordered by mistake"]:
+        assert phrase in text, phrase
+
+
+def test_graph_shape(domain):
+    g = domain.graph
+    assert len(g.nodes) == 10 and len(g.edges) == 35
+    assert g.density == pytest.approx(35 / 90)
+    assert 0.25 <= g.density <= 0.43
+    edges = set(map(tuple, g.edges))
+    pairs = {frozenset(e) for e in edges}
+    both = sum(1 for p in pairs if all(e in edges for e in (tuple(p), tuple(p)[::-1])))
+    assert 0.34 <= both / len(pairs) <= 0.57
+    generic = {t.name for t in GENERIC_TOOLS}
+    assert not set(g.nodes) & (generic | set(retail_tools.AUTH_TOOLS))
+    writes = [r for r in g.roots if domain.tools[r].kind == "write"]
+    assert len(writes) > len(g.roots) / 2
+    assert set(WRITE_NAMES) <= set(g.nodes)
+
+
+def test_reference_transitions_follow_graph(domain, all_tasks):
+    """Consecutive graph-node calls in reference actions are edges of the graph."""
+    g = domain.graph
+    edges = set(map(tuple, g.edges))
+    for task in all_tasks:
+        seq = [a.name for a in task.actions if a.name in g.nodes]
+        seq = [x for i, x in enumerate(seq) if i == 0 or seq[i - 1] != x]  # repeated reads are one step
+        assert seq[0] in g.roots, task.id
+        for a, b in zip(seq, seq[1:]):
+            assert (a, b) in edges, (task.id, a, b)
+
+
+# ---------------------------------------------------------------------------- tasks
+
+
+def test_task_counts_and_shape(domain):
+    for split, count in (("test", 70), ("train", 100)):
+        tasks = domain.tasks(split)
+        assert len(tasks) == count
+        assert [t.id for t in tasks] == [f"retail-{split}-{i:03d}" for i in range(count)]
+        sizes = [len(t.scenario.intents) for t in tasks]
+        assert 0.3 <= sizes.count(1) / count <= 0.5
+        assert set(sizes) == {1, 2, 3}
+        kinds = {k for t in tasks for k in t.meta["intent_kinds"]}
+        assert kinds == {"cancel", "modify_address", "modify_payment", "modify_items", "return", "exchange", "user_address"}
+        for t in tasks:
+            assert t.split == split and t.domain == "retail"
+            assert 2 <= len(t.actions) <= 8
+            assert t.actions[0].name in retail_tools.AUTH_TOOLS
+            assert any(a.name in WRITE_NAMES for a in t.actions)
+            n = len(t.scenario.intents)
+            assert {a.intent for a in t.actions} == set(range(n))
+            for k in range(n):  # every intent has a write of its own
+                assert any(a.intent == k and a.name in WRITE_NAMES for a in t.actions), (t.id, k)
+            for f in t.scenario.known:
+                assert re.fullmatch(r"[a-z][a-z0-9_]*", f.key) and f.value and 0 <= f.intent < n
+                assert f.aliases
+            assert len({f.key for f in t.scenario.known}) == len(t.scenario.known)
+            assert t.instruction.startswith("You are ")
+            for intent in t.scenario.intents:
+                assert intent.request and intent.details
+
+
+def test_reference_actions_replay(domain, db, all_tasks):
+    for task in all_tasks:
+        env = env_for(domain, db)
+        h0 = env.store.hash()
+        for a in task.actions:
+            out = env.execute(a.name, a.arguments)
+            assert out.ok, (task.id, a.name, out.observation)
+        assert env.store.hash() != h0, task.id
+    # the frozen database was never mutated by the replays
+    assert Database(db.tables).base_hash == db.base_hash
+    assert Database(build_database(seed=0)).base_hash == db.base_hash
+
+
+def test_auth_arguments_are_facts(all_tasks):
+    for task in all_tasks:
+        facts = {f.key: f.value for f in task.scenario.known}
+        a = task.actions[0]
+        if a.name == "find_user_id_by_email":
+            assert a.arguments == {"email": facts["email"]}
+        else:
+            assert a.arguments == {"first_name": facts["first_name"], "last_name": facts["last_name"], "zip": facts["zip"]}
+        assert [f.key for f in task.scenario.known if f.intent == 0][:1]
+
+
+def test_argument_provenance(domain, db, all_tasks):
+    """Every argument value is a fact, an enum value, or appears in an earlier action's observation."""
+    for task in all_tasks:
+        facts = {f.value for f in task.scenario.known}
+        env = env_for(domain, db)
+        observations: list[str] = []
+        for a in task.actions:
+            props = domain.tools[a.name].schema["parameters"]["properties"]
+            for arg, value in a.arguments.items():
+                enum = props[arg].get("enum", [])
+                for s in leaves(value):
+                    assert isinstance(s, str), (task.id, a.name, arg)
+                    token = json.dumps(s, ensure_ascii=False)
+                    ok = s in facts or s in enum or any(s == o or token in o for o in observations)
+                    assert ok, (task.id, a.name, arg, s)
+            out = env.execute(a.name, a.arguments)
+            observations.append(out.observation)
+
+
+def test_facts_are_needed_values(all_tasks):
+    """Order ids and address fields the actions use are facts of the intent that uses them (or earlier)."""
+    for task in all_tasks:
+        by_value = {}
+        for f in task.scenario.known:
+            by_value.setdefault(f.value, f.intent)
+        for a in task.actions:
+            if "order_id" in a.arguments:
+                assert by_value.get(a.arguments["order_id"], 99) <= a.intent, (task.id, a.name)
+            if "address1" in a.arguments:
+                for field in ("address1", "address2", "city", "state", "country", "zip"):
+                    assert by_value.get(a.arguments[field], 99) <= a.intent, (task.id, field)
+
+
+def test_no_internal_ids_in_user_text(all_tasks):
+    for task in all_tasks:
+        text = " ".join([task.instruction] + [i.request + " " + " ".join(i.details) for i in task.scenario.intents])
+        for a in task.actions:
+            for key in ("item_ids", "new_item_ids", "payment_method_id", "product_id", "user_id"):
+                for s in leaves(a.arguments.get(key, [])):
+                    assert s not in text, (task.id, s)
+
+
+def test_splits_are_disjoint(domain):
+    sig = lambda t: json.dumps([a.model_dump() for a in t.actions], sort_keys=True)
+    test, train = domain.tasks("test"), domain.tasks("train")
+    assert not {sig(t) for t in test} & {sig(t) for t in train}
+    assert len({sig(t) for t in test}) == len(test) and len({sig(t) for t in train}) == len(train)
+    assert all(split_of(t.meta["user_id"]) == "test" for t in test)
+    assert all(split_of(t.meta["user_id"]) == "train" for t in train)
+
+
+def test_data_files_match_the_code(domain):
+    built = build("retail", emotion=False)
+    for split in SPLITS:
+        fresh = [t.model_dump(mode="json", exclude={"emotion_instruction"}) for t in built["tasks"][split]]
+        stored = [t.model_dump(mode="json", exclude={"emotion_instruction"}) for t in domain.tasks(split)]
+        assert fresh == stored, f"tasks_{split}.jsonl is stale: run python -m temo.domains.build retail"
+    assert Database(built["dbs"]["db"]).base_hash == domain.database("test").base_hash
+
+
+# ---------------------------------------------------------------------------- a tiny hand-made world
+
+
+def _tiny_world() -> Database:
+    addr = {"address1": "1 Elm Street", "address2": "Apt 1", "city": "Austin", "state": "TX", "country": "USA", "zip": "78701"}
+    variants = {
+        "1000000001": {"item_id": "1000000001", "options": {"size": "S"}, "available": True, "price": 10.0},
+        "1000000002": {"item_id": "1000000002", "options": {"size": "M"}, "available": True, "price": 15.0},
+        "1000000003": {"item_id": "1000000003", "options": {"size": "L"}, "available": False, "price": 20.0},
+    }
+    item = {"name": "T-Shirt", "product_id": "2000000001", "item_id": "1000000001", "price": 10.0, "options": {"size": "S"}}
+    return Database({
+        "users": {"ann_lee_0001": {
+            "user_id": "ann_lee_0001", "name": {"first_name": "Ann", "last_name": "Lee"}, "email": "ann@example.com",
+            "address": addr, "orders": ["#W0000001"],
+            "payment_methods": {
+                "credit_card_1": {"id": "credit_card_1", "source": "credit_card", "brand": "visa", "last_four": "4421"},
+                "gift_card_1": {"id": "gift_card_1", "source": "gift_card", "balance": 12.0},
+            }}},
+        "products": {"2000000001": {"product_id": "2000000001", "name": "T-Shirt", "variants": variants}},
+        "orders": {"#W0000001": {
+            "order_id": "#W0000001", "user_id": "ann_lee_0001", "address": addr, "items": [dict(item), dict(item)],
+            "status": "pending", "fulfillments": [], "items_modified": False,
+            "payment_history": [{"transaction_type": "payment", "amount": 20.0, "payment_method_id": "credit_card_1"}]}},
+    })
+
+
+def test_tiny_world_payment_and_duplicate_items(domain):
+    db = _tiny_world()
+    for table, model in TABLE_MODELS.items():
+        for record in db.tables[table].values():
+            model.model_validate(record)
+    env = Environment(domain.tools, Store(db))
+    # swapping to an unavailable variant is refused
+    out = env.execute("modify_pending_order_items", {"order_id": "#W0000001", "item_ids": ["1000000001"],
+                                                     "new_item_ids": ["1000000003"], "payment_method_id": "credit_card_1"})
+    assert not out.ok and "not available" in out.observation
+    # both copies of the same item can be swapped in one call; the gift card pays the difference
+    out = env.execute("modify_pending_order_items", {"order_id": "#W0000001", "item_ids": ["1000000001", "1000000001"],
+                                                     "new_item_ids": ["1000000002", "1000000002"], "payment_method_id": "gift_card_1"})
+    assert out.ok, out.observation
+    order = env.store.get("orders", "#W0000001")
+    assert [i["item_id"] for i in order["items"]] == ["1000000002", "1000000002"]
+    assert env.store.get("users", "ann_lee_0001")["payment_methods"]["gift_card_1"]["balance"] == 2.0
+    # the gift card (balance 2) cannot take over the whole order (30)
+    h = env.store.hash()
+    out = env.execute("modify_pending_order_payment", {"order_id": "#W0000001", "payment_method_id": "gift_card_1"})
+    assert not out.ok and "balance" in out.observation and env.store.hash() == h
+    # cancelling refunds each method its net payment: 20 to the card, 10 back onto the gift card
+    out = env.execute("cancel_pending_order", {"order_id": "#W0000001", "reason": "no longer needed"})
+    assert out.ok
+    refunds = {p["payment_method_id"]: p["amount"] for p in env.store.get("orders", "#W0000001")["payment_history"]
+               if p["transaction_type"] == "refund"}
+    assert refunds == {"credit_card_1": 20.0, "gift_card_1": 10.0}
+    assert env.store.get("users", "ann_lee_0001")["payment_methods"]["gift_card_1"]["balance"] == 12.0
+    assert Database(db.tables).base_hash == db.base_hash
