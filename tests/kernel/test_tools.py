@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Literal, Optional
 
 import pytest
+from pydantic import BaseModel
 
 from temo.env import Environment, calculate, tool
 from temo.env.generic import safe_arithmetic
@@ -105,3 +106,29 @@ def test_no_eval_or_exec_in_the_package():
     root = Path(temo.__file__).parent
     offenders = [str(p) for p in root.rglob("*.py") if re.search(r"(?<![\w.])(eval|exec)\(", p.read_text())]
     assert offenders == []
+
+
+class Passenger(BaseModel):
+    name: str
+    age: int
+
+
+def test_nested_models_are_inlined_and_whole_floats_accepted_for_integers():
+    @tool(kind="write")
+    def book(db, passengers: list[Passenger], bags: int) -> dict:
+        """Book seats.
+
+        Args:
+            passengers: Who travels.
+            bags: Checked bags.
+        """
+        return {"n": len(passengers), "bags": bags}
+
+    text = str(book.schema)
+    assert "$ref" not in text and "$defs" not in text
+    assert book.schema["parameters"]["properties"]["passengers"]["items"]["properties"]["age"]["type"] == "integer"
+    assert book.validate({"passengers": [{"name": "a", "age": 30.0}], "bags": 2.0})["bags"] == 2
+    with pytest.raises(Exception):
+        book.validate({"passengers": [], "bags": 2.5})
+    with pytest.raises(Exception):
+        book.validate({"passengers": [], "bags": "2"})

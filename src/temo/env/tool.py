@@ -45,20 +45,41 @@ class Tool:
         return {"type": "function", "function": self.schema}
 
     def validate(self, arguments: dict[str, Any]) -> dict[str, Any]:
-        """Validate and coerce arguments; raises pydantic.ValidationError."""
-        model = self.args_model.model_validate(arguments)
+        """Validate arguments strictly (no "5" for 5); raises pydantic.ValidationError.
+
+        Whole-number floats (2.0) are accepted where an integer is expected, since models often
+        write numbers that way; strict float fields accept integers anyway."""
+        model = self.args_model.model_validate(_integral_floats_to_int(arguments))
         return {name: getattr(model, name) for name in self.args_model.model_fields}
 
     def __call__(self, db: Any, **kwargs: Any) -> Any:
         return self.func(db, **kwargs)
 
 
-def _clean_schema(node: Any) -> Any:
-    """Drop pydantic's titles so the schema reads like a hand-written one."""
+def _integral_floats_to_int(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _integral_floats_to_int(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_integral_floats_to_int(v) for v in value]
+    return value
+
+
+def _clean_schema(node: Any, defs: dict[str, Any] | None = None) -> Any:
+    """Drop pydantic's titles and inline `$defs` references, so the schema reads like a
+    hand-written one and servers with weak `$ref` support (some OpenAI-compatible ones) accept it."""
     if isinstance(node, dict):
-        return {k: _clean_schema(v) for k, v in node.items() if k != "title"}
+        if defs is None:
+            defs = node.get("$defs", {})
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            target = dict(defs[ref.split("/")[-1]])
+            target.update({k: v for k, v in node.items() if k != "$ref"})
+            return _clean_schema(target, defs)
+        return {k: _clean_schema(v, defs) for k, v in node.items() if k not in ("title", "$defs")}
     if isinstance(node, list):
-        return [_clean_schema(v) for v in node]
+        return [_clean_schema(v, defs) for v in node]
     return node
 
 
