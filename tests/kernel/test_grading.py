@@ -77,3 +77,23 @@ def test_grading_ignores_failed_and_read_calls(toy_domain):
 )
 def test_termination_tokens(text, token, visible):
     assert read_termination(text) == (token, visible)
+
+
+@pytest.mark.parametrize(
+    "text,yes",
+    [
+        ("Yes, please go ahead.", True),
+        ("This has gone on long enough. Yes, please go ahead. Hurry.", True),
+        ("Sure, do it", True),
+        ("ok", True),
+        ("Please proceed with the change.", True),
+        ("No, don't do that.", False),
+        ("My insurance is yes; my bags is 0.", False),
+        ("My email is ana@example.com.", False),
+        ("I guess? What are my options?", False),
+    ],
+)
+def test_explicit_confirmation(text, yes):
+    from temo.agents.oracle import is_affirmative
+
+    assert is_affirmative(text) is yes

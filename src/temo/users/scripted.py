@@ -133,7 +133,7 @@ class ScriptedUser:
         if _DONE.search(text):
             if self.intent + 1 < len(self.scenario.intents):
                 self.intent += 1
-                return UserReply(self.voice.say("Yes, one more thing. " + self.scenario.intents[self.intent].request))
+                return UserReply(self.voice.say("Also, one more thing. " + self.scenario.intents[self.intent].request))
             return UserReply(f"{self.voice.thanks()} {STOP}")
 
         wants_confirmation = bool(_CONFIRM.search(text))

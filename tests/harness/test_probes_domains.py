@@ -1,0 +1,84 @@
+"""The benchmark notices each injected flaw, on the real retail and airline tasks."""
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import defaultdict
+
+import pytest
+
+from temo.agents.base import AgentContext
+from temo.agents.registry import create_agent
+from temo.core import RoleConfig
+from temo.domains import get_domain
+from temo.harness.orchestrator import run_episode
+from temo.users.base import UserContext
+from temo.users.registry import create_user
+
+DOMAINS = ["retail", "airline"]
+
+
+def play_all(domain_name: str, agent: str, arm: str = "emotion"):
+    dom = get_domain(domain_name)
+
+    async def go():
+        out = []
+        for i, task in enumerate(dom.tasks("test")):
+            actx = AgentContext(domain=dom, task=task, split="test", arm=arm, trial=0, seed=i, rng=random.Random(i))
+            uctx = UserContext(task=task, arm=arm, trial=0, seed=i, rng=random.Random(-i))
+            out.append((task, await run_episode(dom, task, arm, 0, i, create_agent(RoleConfig(kind=agent), actx),
+                                                create_user(RoleConfig(kind="scripted"), uctx))))
+        return out
+
+    return asyncio.run(go())
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("arm", ["emotion", "neutral"])
+def test_oracle_solves_every_task_without_violations(domain, arm):
+    results = play_all(domain, "oracle", arm)
+    failures = [(t.id, r.termination, r.reward.reward) for t, r in results if r.reward.reward != 1]
+    assert failures == []
+    assert all(not r.violations for _, r in results)
+    assert all(r.termination == "user_stop" for _, r in results)
+
+
+def rate(xs):
+    return sum(xs) / len(xs)
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_redundant_questions_make_users_quit_more_when_angry_or_urgent(domain):
+    results = play_all(domain, "probe:redundant-questions")
+    quit_ = [r.termination == "user_unsatisfied" for _, r in results]
+    assert rate(quit_) > 0.3
+    for _, r in results:
+        if r.termination == "user_unsatisfied":  # -1, unless the goal was already reached when the user left
+            assert r.reward.reward == (1 if r.reward.quit_after_goal else -1)
+    by_family, by_urgency = defaultdict(list), defaultdict(list)
+    for (task, r), q in zip(results, quit_):
+        by_family[task.emotion.family].append(q)
+        by_urgency[task.emotion.urgency].append(q)
+    assert rate(by_family["anger"]) > rate(by_family["enjoyment"])
+    assert rate(by_family["anger"]) > rate(by_family["sadness"])
+    assert rate(by_urgency["high"]) > rate(by_urgency["low"])
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_wrong_argument_fails_grading(domain):
+    results = play_all(domain, "probe:wrong-argument")
+    assert rate([r.reward.reward == 1 for _, r in results]) < 0.1
+    assert all(not r.reward.state_match for _, r in results if r.reward.reward != 1)
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_skip_confirmation_is_recorded_as_a_policy_violation(domain):
+    results = play_all(domain, "probe:skip-confirmation")
+    assert all(any(v.rule == "confirm_before_write" for v in r.violations) for _, r in results)
+    assert all(r.reward.reward == 1 for _, r in results)  # grading alone could not see it
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_early_stop_fails_grading(domain):
+    results = play_all(domain, "probe:early-stop")
+    assert all(r.reward.reward == 0 and not r.reward.state_match for _, r in results)
