@@ -133,3 +133,13 @@ def test_existing_run_needs_resume(tmp_path):
     assert run_cli("run", "--domains", "retail", "--limit", "1", "--trials", "1", "--out", str(out), "-q").exit_code == 0
     res = run_cli("run", "--domains", "retail", "--limit", "1", "--trials", "1", "--out", str(out), "-q")
     assert res.exit_code == 2 and "--resume" in res.stderr
+
+
+def test_show_lists_cells_and_prints_a_conversation(tmp_path):
+    out = tmp_path / "run"
+    assert run_cli("run", "--domains", "retail", "--limit", "2", "--trials", "1", "--agent", "probe:early-stop", "--out", str(out), "-q").exit_code == 0
+    listing = run_cli("show", str(out), "--failed")
+    assert listing.exit_code == 0 and listing.stdout.count("reward 0") == 2
+    convo = run_cli("show", str(out), "retail-test-000__emotion__0")
+    assert convo.exit_code == 0 and "find_user_id" in convo.stdout and "Hi! How can I help you today?" in convo.stdout
+    assert run_cli("show", str(out), "nope").exit_code == 2

@@ -24,6 +24,7 @@ _COMMANDS = [
     ("temo.cli.metrics", "metrics_command", "metrics"),
     ("temo.cli.regrade", "regrade_command", "regrade"),
     ("temo.cli.domains", "domains_command", "domains"),
+    ("temo.cli.show", "show_command", "show"),
 ]
 _GROUPS = [
     ("temo.cli.tasks", "app", "tasks", "Inspect task sets."),
