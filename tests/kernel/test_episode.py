@@ -12,7 +12,7 @@ from temo.harness.orchestrator import Limits, run_episode
 from temo.users.base import UserContext
 from temo.users.registry import create_user
 
-from conftest import toy_task
+from toydomain import toy_task
 
 
 async def play(domain, agent_kind="oracle", arm="emotion", task=None, agent=None, user=None, limits=Limits()):
@@ -143,3 +143,17 @@ async def test_write_before_auth_is_a_violation(toy_domain):
     rec = await play(toy_domain, agent=agent)
     assert [v.rule for v in rec.violations] == ["auth_before_write"]
     assert rec.reward.reward == 1
+
+
+async def test_rejected_agent_request_is_a_graded_agent_failure(toy_domain):
+    from temo.core import InfrastructureError
+
+    class Rejected(InfrastructureError):
+        status = 400
+
+    class TooLong(ScriptedAgent):
+        async def respond(self, messages):
+            raise Rejected("HTTP 400: maximum context length exceeded")
+
+    rec = await play(toy_domain, agent=TooLong([]))
+    assert rec.termination == "agent_error" and rec.complete and rec.reward.reward == 0

@@ -9,7 +9,7 @@ from temo.core import Message, ToolCallRecord
 from temo.harness.grader import grade
 from temo.users.base import read_termination
 
-from conftest import toy_task
+from toydomain import toy_task
 
 
 def call(name, **args):

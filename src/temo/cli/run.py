@@ -68,7 +68,12 @@ def run_command(
     user_base_url: Optional[str] = typer.Option(None, "--user-base-url"),
     user_api_key_env: Optional[str] = typer.Option(None, "--user-api-key-env"),
     user_temperature: float = typer.Option(0.0, "--user-temperature", help="User simulator temperature (paper: 0)."),
+    user_top_p: Optional[float] = typer.Option(None, "--user-top-p"),
+    user_max_tokens: Optional[int] = typer.Option(None, "--user-max-tokens"),
     user_extra_body: Optional[str] = typer.Option(None, "--user-extra-body"),
+    llm_concurrency: Optional[int] = typer.Option(None, "--llm-concurrency", min=1, help="Requests in flight per endpoint (default 64)."),
+    llm_timeout: Optional[float] = typer.Option(None, "--llm-timeout", min=1, help="Seconds per request before it is retried (default 600)."),
+    llm_max_retries: Optional[int] = typer.Option(None, "--llm-max-retries", min=0, help="Retries on 429/5xx/timeouts before the cell ends as an infrastructure error (default 6)."),
     prices: Optional[Path] = typer.Option(None, "--prices", help="JSON price table {model: {prompt, completion}} in $ per 1M tokens; without it cost is unknown (null)."),
     concurrency: int = typer.Option(8, "--concurrency", min=1, help="Episodes in flight at once."),
     max_turns: int = typer.Option(200, "--max-turns", min=2, help="Turn limit per episode (paper: 200)."),
@@ -126,17 +131,28 @@ def run_command(
     for role_name, kind, model, url in (("agent", agent, agent_model, agent_base_url), ("user", user, user_model, user_base_url)):
         if kind == "llm" and (not model or not url):
             fail(f"--{role_name} llm needs --{role_name}-model and --{role_name}-base-url")
+        if url and "@" in url.split("://", 1)[-1].split("/", 1)[0]:
+            fail(f"--{role_name}-base-url: do not put credentials in the URL (they would be stored); use --{role_name}-api-key-env")
 
     price_table = _prices(prices)
+    client = {"prices": price_table, "concurrency": llm_concurrency, "timeout": llm_timeout, "max_retries": llm_max_retries}
     agent_role = _role(agent, agent_model, agent_base_url, agent_api_key_env,
                        {"temperature": agent_temperature, "top_p": agent_top_p, "max_tokens": agent_max_tokens,
                         "extra_body": _json_option(agent_extra_body, "--agent-extra-body")},
                        {"keep_reasoning": agent_keep_reasoning if agent == "llm" else None,
-                        "prompt": agent_prompt if agent == "llm" else None, "prices": price_table})
+                        "prompt": agent_prompt if agent == "llm" else None, **(client if agent == "llm" else {})})
     user_role = _role(user, user_model, user_base_url, user_api_key_env,
-                      {"temperature": user_temperature if user == "llm" else None,
-                       "extra_body": _json_option(user_extra_body, "--user-extra-body")},
-                      {"prices": price_table})
+                      {"temperature": user_temperature if user == "llm" else None, "top_p": user_top_p,
+                       "max_tokens": user_max_tokens, "extra_body": _json_option(user_extra_body, "--user-extra-body")},
+                      client if user == "llm" else {})
+    if "llm" in (agent, user):
+        from ..llm import LLMConfigError, check_role
+
+        for role, name in ((agent_role, "agent"), (user_role, "user")):
+            try:
+                check_role(role, name)
+            except LLMConfigError as e:
+                fail(str(e))
 
     try:
         tasks = select_tasks(chosen, split, split_csv(task_ids) or None, limit)
@@ -163,6 +179,15 @@ def run_command(
     else:
         store.save_config(config)
 
+    if not quiet:
+        import logging
+
+        from rich.logging import RichHandler
+
+        log = logging.getLogger("temo")
+        if not log.handlers:  # retry warnings print above the progress bar, not through it
+            log.addHandler(RichHandler(show_path=False, show_time=False))
+            log.propagate = False
     asyncio.run(_execute(config, store, quiet))
     if not quiet:
         from .metrics import print_run_summary

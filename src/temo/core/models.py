@@ -197,6 +197,7 @@ Termination = Literal[
     "too_many_errors",
     "infra_error",  # endpoint down, retries exhausted: not an agent failure
     "agent_stop",  # the agent ended the conversation itself
+    "agent_error",  # the agent's endpoint rejected its request outright (e.g. context too long): graded
 ]
 
 

