@@ -1,0 +1,132 @@
+"""Clause-level evidence for politeness, urgency and trust.
+
+A feeling description usually states each behavioural dimension in its own clause ("...; they are
+curt, need it today, and doubt the agent"). Averaged over the whole text such cues are diluted by
+the emotion and the situation, so a second small model reads clause by clause: each clause gets,
+per dimension, a distribution over {none, level1, level2, level3}. The clauses that carry
+evidence (low P(none)) are pooled; with no evidence the dimension falls back toward its middle
+level (neutral / moderate / cautious), since descriptions that say nothing about, e.g.,
+politeness describe a neutral user.
+"""
+from __future__ import annotations
+
+import random
+import re
+
+import numpy as np
+
+from temo.core.taxonomy import EMOTIONS, POLITENESS, TRUST, URGENCY
+
+from . import lexicon_anchor as LA
+from . import lexicon_feeling as LF
+from .synth import plural
+
+DIMS: dict[str, tuple[str, ...]] = {"politeness": POLITENESS, "urgency": URGENCY, "trust": TRUST}
+SEG_HEADS: dict[str, tuple[str, ...]] = {d: ("none",) + levels for d, levels in DIMS.items()}
+SEG_HEADS["emotion"] = ("none",) + EMOTIONS
+PRIOR = np.array([0.15, 0.7, 0.15])  # no evidence: lean to the middle level
+EVIDENCE_POWER = 2.0
+
+_SPLIT = re.compile(r"[.;:!?()\n]|,|\s[-\u2013\u2014]\s|\b(?:and|but|while|though|although|yet|so|because)\b",
+                    re.IGNORECASE)
+
+
+def split(text: str) -> list[str]:
+    segs = [s.strip() for s in _SPLIT.split(text) if s and s.strip()]
+    segs = [s for s in segs if any(c.isalpha() for c in s)]
+    return segs or [text]
+
+
+_PREFIXES = ("", "they ", "she ", "he ", "and ", "but ", "while they ", "the user ", "the customer ",
+             "overall they ", "though they ")
+
+
+def examples(seed: int = 0, exclude: frozenset[str] = frozenset()) -> tuple[list[str], dict[str, list[str]]]:
+    """(texts, labels per dimension) for the clause model, from both lexicons.
+
+    ``exclude``: second-person pieces (anchor phrasings) to leave out, for held-out evaluation."""
+    rng = random.Random(f"segments:{seed}")
+    texts: list[str] = []
+    labels: dict[str, list[str]] = {d: [] for d in SEG_HEADS}
+
+    def add(t: str, lab: dict[str, str]) -> None:
+        texts.append(t)
+        for d in SEG_HEADS:
+            labels[d].append(lab.get(d, "none"))
+
+    lex = {"politeness": (LF.POL, LA.POLITENESS_HOW), "urgency": (LF.URG, LA.URGENCY_HOW),
+           "trust": (LF.TRU, LA.TRUST_HOW)}
+    for d, (third, second) in lex.items():
+        for level in DIMS[d]:
+            for ph in third[level]:
+                for p in _PREFIXES:
+                    add(p + (plural(ph) if p.strip().endswith("they") else ph), {d: level})
+            for ph in second[level]:
+                if ph in exclude:
+                    continue
+                core = ph.rstrip(".")
+                add(core, {d: level})
+                add(core.lower().removeprefix("and ").removeprefix("since ").removeprefix("because "), {d: level})
+                add(rng.choice(("they ", "and they ", "")) + core[0].lower() + core[1:], {d: level})
+    for (d, level), target in NEGATED.items():
+        third = lex[d][0]
+        for ph in third[level]:
+            for neg in negate(ph):
+                add(rng.choice(("", "they ", "she ", "he ")) + neg if not neg.startswith("don't") else "they " + neg,
+                    {d: target})
+    for e in LF.ADJ:
+        for a in LF.ADJ[e]:
+            for pre in rng.sample(("is ", "feels ", "they are ", "seems ", "is likely ", "probably feels ",
+                                   "the user is ", "is feeling very ", "a little "), 3):
+                add(pre + a, {"emotion": e})
+        for ph in LF.PRED[e]:
+            for pre in rng.sample(("", "they ", "she ", "he ", "the customer ", "the user "), 2):
+                add(pre + (plural(ph) if pre == "they " else ph), {"emotion": e})
+        for f in LA.FEEL[e]:
+            if f in exclude:
+                continue
+            for seg in split(f):
+                add(seg, {"emotion": e})
+    for dom, sits in LF.SITUATIONS.items():
+        for s in sits:
+            add(f"{rng.choice(LF.SUBJECTS[dom])} {s}", {})
+            add(s, {})
+    return texts, labels
+
+
+# negating a cue of one pole gives a cue of the other: "doesn't trust the agent" is skeptical,
+# "doesn't need it immediately" is low urgency. Applied to the third-person lexicon.
+NEGATED = {("trust", "trusting"): "skeptical", ("urgency", "high"): "low"}
+
+
+def negate(pred: str) -> list[str]:
+    first, _, rest = pred.partition(" ")
+    if first == "is":
+        return [f"is not {rest}", f"isn't {rest}"]
+    if first in ("has", "can't", "cannot", "would", "wants", "needs", "insists"):
+        if first in ("can't", "cannot", "would"):
+            return []
+    base = plural(pred)
+    return [f"doesn't {base}", f"does not {base}", f"no longer {pred}", f"don't {base}"]
+
+
+def pool(seg_probs: dict[str, np.ndarray], owner: np.ndarray, n: int) -> dict[str, np.ndarray]:
+    """Pool clause distributions (rows) into one distribution over levels per text.
+
+    Dimensions fall back to PRIOR without evidence; the emotion to a uniform distribution."""
+    out: dict[str, np.ndarray] = {}
+    for d, P in seg_probs.items():
+        k = P.shape[1] - 1
+        prior = PRIOR if k == 3 else np.full(k, 1.0 / k)
+        res = np.empty((n, k))
+        ev = 1.0 - P[:, 0]
+        w = ev ** EVIDENCE_POWER
+        for i in range(n):
+            rows = owner == i
+            wi = w[rows]
+            L = (wi[:, None] * P[rows, 1:]).sum(0)
+            L = L / L.sum() if L.sum() > 0 else prior
+            E = float(ev[rows].max()) if rows.any() else 0.0
+            res[i] = E * L + (1 - E) * prior
+        out[d] = res
+    return out

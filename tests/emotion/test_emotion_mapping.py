@@ -1,0 +1,101 @@
+"""Mapping: determinism, batch == single, bad input, accuracy floor on the free-form set."""
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+pytest.importorskip("tokenizers", reason="the static encoder needs `tokenizers` (pip install 'temo[embed]')")
+
+from temo.cli.emotion import app  # noqa: E402
+from temo.emotion import anchors_for, get_mapper, map_feeling, map_feelings  # noqa: E402
+from temo.emotion.evaluate import DEFAULT_EVAL as EVAL, eval_freeform  # noqa: E402
+
+runner = CliRunner()
+TEXTS = [
+    "The user is worn out after three failed attempts to fix the billing error and wants it resolved today; "
+    "they are curt and doubt the agent will manage.",
+    "The traveler is thrilled about the honeymoon and politely asks to add a tour, with plenty of time to spare.",
+    "The patient is scared about the test results and needs an answer right away, though they stay kind.",
+]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _cache(tmp_path_factory):
+    mp = pytest.MonkeyPatch()
+    mp.setenv("TEMO_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    yield
+    mp.undo()
+
+
+def test_shipped_weights_fit_the_shipped_encoder():
+    from temo.emotion.mapper import SHIPPED_MODEL, anchors_hash, load_model
+    _, meta = load_model(SHIPPED_MODEL)
+    assert meta["encoder"] == get_mapper().encoder.name
+    assert meta["anchors"] == anchors_hash()
+
+
+def test_mapping_fields_and_instruction_is_an_anchor():
+    m = map_feeling(TEXTS[0], seed=3)
+    assert m.condition_id == f"{m.emotion}.{m.politeness}.{m.urgency}.{m.trust}"
+    assert m.instruction in anchors_for(m.condition_id)
+    assert 0.0 < m.confidence <= 1.0
+    assert m.family == "anger"
+
+
+def test_determinism_and_seed():
+    a = [map_feeling(TEXTS[0], seed=5) for _ in range(3)]
+    assert all(x == a[0] for x in a)
+    draws = {map_feeling(TEXTS[0], seed=s).instruction for s in range(20)}
+    assert len(draws) > 1  # the seed controls the anchor draw
+    assert len({map_feeling(TEXTS[0], seed=s).condition_id for s in range(5)}) == 1
+
+
+def test_batch_and_single_agree():
+    batch = map_feelings(TEXTS, seed=1)
+    single = [map_feeling(t, seed=1) for t in TEXTS]
+    assert [b.model_dump() for b in batch] == [s.model_dump() for s in single]
+    rev = map_feelings(TEXTS[::-1], seed=1)[::-1]
+    assert [b.condition_id for b in rev] == [b.condition_id for b in batch]
+
+
+def test_cli_map_single_and_file(tmp_path):
+    r = runner.invoke(app, ["map", TEXTS[1], "--json", "--seed", "2"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    assert set(d) == {"family", "emotion", "politeness", "urgency", "trust", "condition_id", "instruction", "confidence"}
+    f = tmp_path / "feelings.jsonl"
+    f.write_text("".join(json.dumps({"text": t}) + "\n" for t in TEXTS))
+    r = runner.invoke(app, ["map", "--file", str(f), "--json", "--seed", "2"])
+    assert r.exit_code == 0, r.output
+    lines = [json.loads(x) for x in r.output.strip().splitlines()]
+    assert len(lines) == 3 and lines[1] == d
+
+
+def test_bad_input(tmp_path):
+    r = runner.invoke(app, ["map", "   ", "--json"])
+    assert r.exit_code == 2 and "empty" in r.output
+    f = tmp_path / "feelings.jsonl"
+    f.write_text('{"text": "fine"}\n' * 6 + '{"text": broken\n')
+    r = runner.invoke(app, ["map", "--file", str(f), "--json"])
+    assert r.exit_code == 2
+    assert "feelings.jsonl line 7: not valid JSON" in r.output
+    assert len(r.output.strip().splitlines()) == 1
+    f.write_text('{"text": "ok"}\n{"txt": "no text"}\n')
+    r = runner.invoke(app, ["map", "--file", str(f)])
+    assert r.exit_code == 2 and "line 2" in r.output
+    r = runner.invoke(app, ["map", "--file", str(tmp_path / "missing.jsonl")])
+    assert r.exit_code == 2 and "no such file" in r.output
+    with pytest.raises(ValueError):
+        map_feeling("")
+
+
+def test_accuracy_floor_on_freeform_eval():
+    """Conservative floors (measured: see docs/emotion.md) so that regressions fail."""
+    res, rows, _ = eval_freeform(EVAL, get_mapper())
+    assert res["n"] >= 100
+    assert res["family"] >= 0.65, res
+    assert res["emotion"] >= 0.55, res
+    assert res["politeness"] >= 0.7, res
+    assert res["urgency"] >= 0.6, res
+    assert res["trust"] >= 0.6, res
