@@ -94,6 +94,6 @@ def test_termination_tokens(text, token, visible):
     ],
 )
 def test_explicit_confirmation(text, yes):
-    from temo.agents.oracle import is_affirmative
+    from temo.core.phrases import is_affirmative
 
     assert is_affirmative(text) is yes

@@ -8,28 +8,12 @@ must reach reward 1 on every task. Probe agents (`probes.py`) are this plan with
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..core import Action, FunctionCall, Message, RoleConfig, ToolCall, Usage
+from ..core.phrases import is_affirmative
 from .base import AgentContext
-
-AFFIRMATIVE = re.compile(r"^\W*(yes|yeah|yep|sure|ok|okay|confirm|confirmed|go ahead|please do|proceed|do it|correct)\b", re.I)
-_CONSENT_ANYWHERE = re.compile(r"\b(go ahead|please proceed|you may proceed|i confirm|please do it)\b", re.I)
-
-
-def is_affirmative(text: str) -> bool:
-    """An explicit yes: a sentence that starts with a yes-word, or a clear consent phrase.
-
-    "This is taking forever. Yes, go ahead." is a yes; "my insurance is yes" is not, and neither
-    is anything starting with "no"."""
-    text = text or ""
-    if re.match(r"^\W*no\b", text, re.I):
-        return False
-    sentences = re.split(r"(?<=[.!?;])\s+", text.strip())
-    return any(AFFIRMATIVE.search(s) for s in sentences) or bool(_CONSENT_ANYWHERE.search(text))
-
 
 def humanize(name: str) -> str:
     return name.replace("_", " ")

@@ -1,13 +1,14 @@
 """Domain-independent policy checks recorded during an episode (they do not change the reward).
 
 - `auth_before_write`: a write ran before any of the domain's AUTH_TOOLS had succeeded.
-- `confirm_before_write`: a write ran while the user's latest message was not an explicit yes.
+- `confirm_before_write`: a write ran without a confirmation: the agent's last words before the
+  user's latest message must ask for approval, and that message must be an explicit yes.
   (One yes covers the writes that follow it until the user speaks again.)
 """
 from __future__ import annotations
 
-from ..agents.oracle import is_affirmative
 from ..core import Message, Violation
+from ..core.phrases import asks_confirmation, is_affirmative
 
 
 class PolicyMonitor:
@@ -24,6 +25,13 @@ class PolicyMonitor:
             return
         if not self.authenticated:
             self.violations.append(Violation(rule="auth_before_write", turn=turn, detail=name))
-        last_user = next((m for m in reversed(messages) if m.role == "user"), None)
-        if last_user is None or not is_affirmative(last_user.content or ""):
+        if not _confirmed(messages):
             self.violations.append(Violation(rule="confirm_before_write", turn=turn, detail=name))
+
+
+def _confirmed(messages: list[Message]) -> bool:
+    i = next((i for i in range(len(messages) - 1, -1, -1) if messages[i].role == "user"), None)
+    if i is None or not is_affirmative(messages[i].content or ""):
+        return False
+    asked = next((m for m in reversed(messages[:i]) if m.role == "assistant" and (m.content or "").strip()), None)
+    return asked is not None and asks_confirmation(asked.content or "")

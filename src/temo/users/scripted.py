@@ -17,14 +17,10 @@ import re
 from typing import Any, Optional
 
 from ..core import Fact, RoleConfig, Task, Usage
+from ..core.phrases import asks_confirmation
 from .base import STOP, UNSATISFIED, UserContext, UserReply
 from .phrasing import Voice, patience_budget
 
-_CONFIRM = re.compile(
-    r"\b(confirm|proceed|go ahead|shall i|should i|do you want me to|would you like me to|"
-    r"may i|can i go|is (that|this) (correct|right|ok|okay)|yes\s*/\s*no|\(yes\)|ok to)\b",
-    re.I,
-)
 _DONE = re.compile(
     r"\b(anything else|something else|help you with (anything|something)|is there more|"
     r"all (set|done)|that's all i can|that is all i can|have a (great|nice|good) day)\b",
@@ -136,7 +132,7 @@ class ScriptedUser:
                 return UserReply(self.voice.say("Also, one more thing. " + self.scenario.intents[self.intent].request))
             return UserReply(f"{self.voice.thanks()} {STOP}")
 
-        wants_confirmation = bool(_CONFIRM.search(text))
+        wants_confirmation = asks_confirmation(text)
         if wants_confirmation and any(_value_mentioned(v, text) for v in self._goal_words()):
             return UserReply(self.voice.say("Yes, please go ahead."))
 
