@@ -97,3 +97,14 @@ def test_explicit_confirmation(text, yes):
     from temo.core.phrases import is_affirmative
 
     assert is_affirmative(text) is yes
+
+
+def test_usage_cost_is_unknown_unless_every_part_is_priced():
+    from temo.core import Usage
+
+    priced = Usage(prompt_tokens=10, completion_tokens=2, requests=1, cost=0.5)
+    unpriced = Usage(prompt_tokens=10, completion_tokens=2, requests=1, cost=None)
+    assert priced.add(priced).cost == 1.0
+    assert priced.add(unpriced).cost is None
+    assert Usage().add(priced).cost == 0.5 and Usage().add(unpriced).cost is None
+    assert priced.add(unpriced).prompt_tokens == 20

@@ -53,6 +53,7 @@ def _load_run(path: Path, domain: Optional[str]) -> dict[str, Any]:
     report = summarize(records, planned_cells=planned, trials=config.trials)
     warnings = [] if config.reference_user_simulator else [REFERENCE_USER_WARNING]
     report["warnings"] = warnings + report["warnings"]
+    report["usage"] = _usage(records)
     report["run"] = {
         "dir": str(path),
         "agent": _role_facts(config.agent),
@@ -68,6 +69,17 @@ def _load_run(path: Path, domain: Optional[str]) -> dict[str, Any]:
         "records": len(records),
     }
     return report
+
+
+def _usage(records: list) -> dict[str, Any]:
+    """Token usage per role over the run; cost stays null unless every request had a price."""
+    from ..core import Usage
+
+    totals: dict[str, Usage] = {}
+    for r in records:
+        for role, u in r.usage.items():
+            totals[role] = totals[role].add(u) if role in totals else u
+    return {role: u.model_dump() for role, u in sorted(totals.items()) if u.requests}
 
 
 def _load_import(fmt: str, path: Path, domain: Optional[str]) -> dict[str, Any]:
@@ -161,9 +173,17 @@ def metrics_command(
         Console(stderr=True).print("[yellow]no results to score[/]")
     else:
         print_report(report, Console(), title=title)
+    _print_usage(report, Console())
     err = Console(stderr=True)
     for w in report["warnings"]:
         err.print(f"[yellow]warning:[/] {w}", highlight=False)
+
+
+def _print_usage(report: dict[str, Any], console: Any) -> None:
+    for role, u in (report.get("usage") or {}).items():
+        cost = "unknown (no --prices)" if u["cost"] is None else f"${u['cost']:.4f}"
+        console.print(f"{role}: {u['requests']} requests, {u['prompt_tokens']:,} prompt + "
+                      f"{u['completion_tokens']:,} completion tokens, cost {cost}", highlight=False)
 
 
 def print_run_summary(path: Path) -> None:
@@ -175,6 +195,7 @@ def print_run_summary(path: Path) -> None:
     report = _load_run(path, None)
     if report["domains"]:
         print_report(report, Console(), title=f"{path.name}")
+    _print_usage(report, Console())
     err = Console(stderr=True)
     for w in report["warnings"]:
         err.print(f"[yellow]warning:[/] {w}", highlight=False)

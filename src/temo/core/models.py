@@ -221,7 +221,13 @@ class Usage(BaseModel):
     cost: Optional[float] = None  # only from a user-supplied price table; unknown stays None
 
     def add(self, other: "Usage") -> "Usage":
-        cost = None if self.cost is None and other.cost is None else (self.cost or 0.0) + (other.cost or 0.0)
+        """Sum two usages. A cost is known only if both parts are known (or one part is empty)."""
+        if not self.requests:
+            cost = other.cost
+        elif not other.requests:
+            cost = self.cost
+        else:
+            cost = None if self.cost is None or other.cost is None else self.cost + other.cost
         return Usage(
             prompt_tokens=self.prompt_tokens + other.prompt_tokens,
             completion_tokens=self.completion_tokens + other.completion_tokens,
