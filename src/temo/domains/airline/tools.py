@@ -7,8 +7,7 @@ methods, balances, reservation status, route shape) raise `ToolError`; softer po
 from __future__ import annotations
 
 import hashlib
-import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 from typing_extensions import TypedDict
@@ -16,10 +15,13 @@ from typing_extensions import TypedDict
 from temo.env import GENERIC_TOOLS, Store, ToolError, tool
 
 from . import rules as R
+from .tool_helpers import (
+    active_reservation, bookable_day, change_payment_method, charge, check_airport, check_date,
+    check_passengers, check_route, find_reservation, find_user, flight_on, is_flown, new_code,
+    release_seats, take_seats, user_payment_method, view_reservation,
+)
 
 Cabin = Literal["basic_economy", "economy", "business"]
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_CODE_CHARS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 
 class FlightChoice(TypedDict):
@@ -44,157 +46,6 @@ class PaymentPart(TypedDict):
     amount: Annotated[float, Field(description="Amount in dollars charged to this method.")]
 
 
-# ---- helpers -------------------------------------------------------------------------------
-
-def _user(db: Store, user_id: str) -> dict:
-    user = db.get("users", user_id)
-    if user is None:
-        raise ToolError(f"user '{user_id}' not found; ask the user to check their user id")
-    return user
-
-
-def _reservation(db: Store, reservation_id: str) -> dict:
-    res = db.get("reservations", reservation_id)
-    if res is None:
-        raise ToolError(f"reservation '{reservation_id}' not found; ask the user to check the reservation code")
-    return res
-
-
-def _active(db: Store, reservation_id: str) -> dict:
-    res = _reservation(db, reservation_id)
-    if res["status"] != "active":
-        raise ToolError(f"reservation {reservation_id} is {res['status']} and cannot be changed")
-    return res
-
-
-def _check_date(day: str) -> None:
-    if not _DATE.match(day):
-        raise ToolError(f"date '{day}' must be written YYYY-MM-DD, such as '2026-05-20'")
-    try:
-        R.parse_date(day)
-    except ValueError:
-        raise ToolError(f"'{day}' is not a real date") from None
-
-
-def _check_airport(db: Store, code: str) -> None:
-    if db.get("airports", code) is None:
-        raise ToolError(f"unknown airport code '{code}'; list_all_airports gives the codes")
-
-
-def _flight(db: Store, number: str) -> dict:
-    flight = db.get("flights", number)
-    if flight is None:
-        raise ToolError(f"flight {number} does not exist")
-    return flight
-
-
-def _status(db: Store, seg: dict) -> str:
-    return R.flight_status(db.get("flights", seg["flight_number"]), seg["date"])
-
-
-def _flown(db: Store, seg: dict) -> bool:
-    return R.segment_flown(_status(db, seg), seg["date"])
-
-
-def _bookable(db: Store, number: str, day: str, cabin: str, seats: int) -> dict:
-    """The flight's record for `day`, checking that `seats` seats can be sold in `cabin`."""
-    _check_date(day)
-    flight = _flight(db, number)
-    info = flight["dates"].get(day)
-    if info is None:
-        raise ToolError(f"flight {number} does not operate on {day}")
-    if info["status"] != R.BOOKABLE:
-        raise ToolError(f"flight {number} on {day} is {info['status']} and cannot be booked")
-    if info["available_seats"][cabin] < seats:
-        raise ToolError(f"flight {number} on {day} has only {info['available_seats'][cabin]} seat(s) left in {cabin}")
-    return info
-
-
-def _take_seats(db: Store, number: str, day: str, cabin: str, seats: int) -> None:
-    info = db.edit("flights", number)["dates"][day]
-    info["available_seats"][cabin] -= seats
-
-
-def _release_seats(db: Store, number: str, day: str, cabin: str, seats: int) -> None:
-    flight = db.get("flights", number)
-    if flight is not None and R.flight_status(flight, day) == R.BOOKABLE:
-        db.edit("flights", number)["dates"][day]["available_seats"][cabin] += seats
-
-
-def _check_route(db: Store, flights: list[dict], origin: str, destination: str, flight_type: str) -> list[dict]:
-    """Resolve the flights into segments and check they form the trip (continuous, right ends)."""
-    if not flights:
-        raise ToolError("at least one flight is needed")
-    if len(flights) > 4:
-        raise ToolError("a reservation holds at most four flights")
-    segs = []
-    for choice in flights:
-        _check_date(choice["date"])
-        f = _flight(db, choice["flight_number"])
-        segs.append({"flight_number": f["flight_number"], "date": choice["date"], "origin": f["origin"], "destination": f["destination"]})
-    for a, b in zip(segs, segs[1:]):
-        if a["destination"] != b["origin"]:
-            raise ToolError(f"flight {b['flight_number']} does not leave from {a['destination']}, where {a['flight_number']} lands")
-        if b["date"] < a["date"]:
-            raise ToolError("flights must be listed in travel order")
-    end = origin if flight_type == "round_trip" else destination
-    if segs[0]["origin"] != origin or segs[-1]["destination"] != end:
-        raise ToolError(f"a {flight_type} trip must start at {origin} and end at {end}")
-    stops = [s["destination"] for s in segs]
-    if flight_type == "round_trip" and destination not in stops[:-1]:
-        raise ToolError(f"a round trip must reach {destination} before returning")
-    if flight_type == "one_way" and destination in stops[:-1]:
-        raise ToolError(f"a one-way trip must end at its destination {destination}")
-    return segs
-
-
-def _payment_method(user: dict, payment_id: str) -> dict:
-    method = user["payment_methods"].get(payment_id)
-    if method is None:
-        raise ToolError(f"payment method '{payment_id}' does not belong to user {user['user_id']}")
-    return method
-
-
-def _charge(db: Store, user_id: str, payment_id: str, amount: float) -> None:
-    """Charge (amount > 0) or refund (amount < 0) a method; gift cards and certificates hold a balance."""
-    user = db.get("users", user_id)
-    method = _payment_method(user, payment_id)
-    if method["source"] == "credit_card" or amount == 0:
-        return
-    balance = method.get("amount") or 0
-    if amount > balance + 1e-9:
-        raise ToolError(f"{payment_id} has a balance of {balance:g}, less than the {amount:g} to charge")
-    db.edit("users", user_id)["payment_methods"][payment_id]["amount"] = round(balance - amount, 2)
-
-
-def _new_code(db: Store, *parts: Any) -> str:
-    n = 0
-    while True:
-        digest = hashlib.sha256(":".join(map(str, (*parts, n))).encode()).digest()
-        code = "".join(_CODE_CHARS[b % len(_CODE_CHARS)] for b in digest[:6])
-        if not db.has("reservations", code):
-            return code
-        n += 1
-
-
-def _view(db: Store, res: dict) -> dict:
-    """A reservation as shown to the agent: the record plus each flight's current status."""
-    out = dict(res)
-    out["flights"] = [dict(seg, flight_status=_status(db, seg)) for seg in res["flights"]]
-    return out
-
-
-def _flight_on(flight: dict, day: str) -> dict:
-    info = flight["dates"].get(day, {})
-    out = {k: flight[k] for k in ("flight_number", "origin", "destination", "scheduled_departure_time_est", "scheduled_arrival_time_est")}
-    out["date"] = day
-    out["status"] = info.get("status", "unknown")
-    if info.get("status") == R.BOOKABLE:
-        out["available_seats"] = info["available_seats"]
-        out["prices"] = info["prices"]
-    return out
-
-
 # ---- read tools ----------------------------------------------------------------------------
 
 @tool(kind="read")
@@ -205,7 +56,7 @@ def get_user_details(db: Store, user_id: str) -> dict:
     Args:
         user_id: The user's id, such as 'mia_li_3668'.
     """
-    return _user(db, user_id)
+    return find_user(db, user_id)
 
 
 @tool(kind="read")
@@ -216,7 +67,7 @@ def get_reservation_details(db: Store, reservation_id: str) -> dict:
     Args:
         reservation_id: The six-character reservation code, such as 'ZFA04Y'.
     """
-    return _view(db, _reservation(db, reservation_id))
+    return view_reservation(db, find_reservation(db, reservation_id))
 
 
 @tool(kind="read")
@@ -235,12 +86,12 @@ def search_direct_flight(db: Store, origin: str, destination: str, date: str) ->
         destination: Three-letter code of the arrival airport, such as 'SEA'.
         date: Travel date, YYYY-MM-DD.
     """
-    _check_airport(db, origin)
-    _check_airport(db, destination)
-    _check_date(date)
+    check_airport(db, origin)
+    check_airport(db, destination)
+    check_date(date)
     found = [f for f in db.values("flights") if f["origin"] == origin and f["destination"] == destination and date in f["dates"]]
     found.sort(key=lambda f: (f["scheduled_departure_time_est"], f["flight_number"]))
-    return [_flight_on(f, date) for f in found]
+    return [flight_on(f, date) for f in found]
 
 
 @tool(kind="read")
@@ -253,9 +104,9 @@ def search_onestop_flight(db: Store, origin: str, destination: str, date: str) -
         destination: Three-letter code of the arrival airport, such as 'SEA'.
         date: Travel date, YYYY-MM-DD.
     """
-    _check_airport(db, origin)
-    _check_airport(db, destination)
-    _check_date(date)
+    check_airport(db, origin)
+    check_airport(db, destination)
+    check_date(date)
     first = [f for f in db.values("flights") if f["origin"] == origin and f["destination"] != destination
              and R.flight_status(f, date) == R.BOOKABLE]
     second: dict[str, list[dict]] = {}
@@ -268,29 +119,10 @@ def search_onestop_flight(db: Store, origin: str, destination: str, date: str) -
             if R.minutes(b["scheduled_departure_time_est"]) >= R.minutes(a["scheduled_arrival_time_est"]) + R.MIN_LAYOVER_MIN:
                 out.append((a, b))
     out.sort(key=lambda p: (p[0]["scheduled_departure_time_est"], p[1]["scheduled_departure_time_est"], p[0]["flight_number"]))
-    return [[_flight_on(a, date), _flight_on(b, date)] for a, b in out]
+    return [[flight_on(a, date), flight_on(b, date)] for a, b in out]
 
 
 # ---- write tools ---------------------------------------------------------------------------
-
-def _check_passengers(passengers: list[dict]) -> list[dict]:
-    if not 1 <= len(passengers) <= R.MAX_PASSENGERS:
-        raise ToolError(f"a reservation holds 1 to {R.MAX_PASSENGERS} passengers")
-    out = []
-    for p in passengers:
-        if not p["first_name"].strip() or not p["last_name"].strip():
-            raise ToolError("every passenger needs a first and a last name")
-        _check_date(p["dob"])
-        out.append({"first_name": p["first_name"], "last_name": p["last_name"], "dob": p["dob"]})
-    return out
-
-
-def _change_payment(db: Store, user_id: str, payment_id: str) -> dict:
-    method = _payment_method(db.get("users", user_id), payment_id)
-    if method["source"] == "certificate":
-        raise ToolError("travel certificates can only pay for new bookings; use a credit card or gift card")
-    return method
-
 
 @tool(kind="write")
 def book_reservation(
@@ -323,24 +155,24 @@ def book_reservation(
         nonfree_baggages: How many of those bags are beyond the free allowance and cost extra.
         insurance: 'yes' to add travel insurance for every passenger, 'no' otherwise.
     """
-    user = _user(db, user_id)
-    _check_airport(db, origin)
-    _check_airport(db, destination)
-    pax = _check_passengers(passengers)
+    user = find_user(db, user_id)
+    check_airport(db, origin)
+    check_airport(db, destination)
+    pax = check_passengers(passengers)
     n = len(pax)
-    segs = _check_route(db, flights, origin, destination, flight_type)
+    segs = check_route(db, flights, origin, destination, flight_type)
     if len({(s["flight_number"], s["date"]) for s in segs}) != len(segs):
         raise ToolError("the same flight is listed twice")
     if total_baggages < 0 or not 0 <= nonfree_baggages <= total_baggages:
         raise ToolError("bag counts must satisfy 0 <= nonfree_baggages <= total_baggages")
     for seg in segs:
-        info = _bookable(db, seg["flight_number"], seg["date"], cabin, n)
+        info = bookable_day(db, seg["flight_number"], seg["date"], cabin, n)
         seg["price"] = info["prices"][cabin]
     total = sum(s["price"] for s in segs) * n + (R.INSURANCE_FEE * n if insurance == "yes" else 0) + R.BAG_FEE * nonfree_baggages
     ids = [p["payment_id"] for p in payment_methods]
     if len(set(ids)) != len(ids):
         raise ToolError("each payment method may appear once")
-    sources = [_payment_method(user, pid)["source"] for pid in ids]
+    sources = [user_payment_method(user, pid)["source"] for pid in ids]
     if sources.count("certificate") > 1 or sources.count("credit_card") > 1 or sources.count("gift_card") > R.MAX_GIFT_CARDS:
         raise ToolError("use at most one travel certificate, one credit card and three gift cards")
     if any(p["amount"] <= 0 for p in payment_methods):
@@ -349,10 +181,10 @@ def book_reservation(
     if abs(paid - total) > 0.005:
         raise ToolError(f"the payments add up to {paid:g} but the total is {total:g}")
     for seg in segs:
-        _take_seats(db, seg["flight_number"], seg["date"], cabin, n)
+        take_seats(db, seg["flight_number"], seg["date"], cabin, n)
     for p in payment_methods:  # one by one: a failing card undoes the whole booking
-        _charge(db, user_id, p["payment_id"], p["amount"])
-    rid = _new_code(db, user_id, len(user["reservations"]), [(s["flight_number"], s["date"]) for s in segs])
+        charge(db, user_id, p["payment_id"], p["amount"])
+    rid = new_code(db, user_id, len(user["reservations"]), [(s["flight_number"], s["date"]) for s in segs])
     res = {
         "reservation_id": rid, "user_id": user_id, "origin": origin, "destination": destination,
         "flight_type": flight_type, "cabin": cabin, "flights": segs, "passengers": pax,
@@ -373,10 +205,10 @@ def cancel_reservation(db: Store, reservation_id: str) -> dict:
     Args:
         reservation_id: The reservation code, such as 'ZFA04Y'.
     """
-    res = _reservation(db, reservation_id)
+    res = find_reservation(db, reservation_id)
     if res["status"] == "cancelled":
         raise ToolError(f"reservation {reservation_id} is already cancelled")
-    if any(_flown(db, s) for s in res["flights"]):
+    if any(is_flown(db, s) for s in res["flights"]):
         raise ToolError("part of this trip has already been flown, so it cannot be cancelled")
     rec = db.edit("reservations", reservation_id)
     net: dict[str, float] = {}
@@ -387,11 +219,11 @@ def cancel_reservation(db: Store, reservation_id: str) -> dict:
             rec["payment_history"].append({"payment_id": pid, "amount": -round(amount, 2)})
             user = db.get("users", rec["user_id"])
             if pid in user["payment_methods"]:
-                _charge(db, rec["user_id"], pid, -round(amount, 2))
+                charge(db, rec["user_id"], pid, -round(amount, 2))
     for seg in rec["flights"]:
-        _release_seats(db, seg["flight_number"], seg["date"], rec["cabin"], len(rec["passengers"]))
+        release_seats(db, seg["flight_number"], seg["date"], rec["cabin"], len(rec["passengers"]))
     rec["status"] = "cancelled"
-    return _view(db, rec)
+    return view_reservation(db, rec)
 
 
 @tool(kind="write")
@@ -407,10 +239,10 @@ def update_reservation_flights(db: Store, reservation_id: str, cabin: Cabin, fli
         flights: All flights of the reservation after the change, in travel order.
         payment_id: The user's credit card or gift card id that pays or receives the difference.
     """
-    res = _active(db, reservation_id)
-    _change_payment(db, res["user_id"], payment_id)
+    res = active_reservation(db, reservation_id)
+    change_payment_method(db, res["user_id"], payment_id)
     n = len(res["passengers"])
-    segs = _check_route(db, flights, res["origin"], res["destination"], res["flight_type"])
+    segs = check_route(db, flights, res["origin"], res["destination"], res["flight_type"])
     old = {(s["flight_number"], s["date"]): s for s in res["flights"]}
     new_keys = [(s["flight_number"], s["date"]) for s in segs]
     if len(set(new_keys)) != len(new_keys):
@@ -422,29 +254,29 @@ def update_reservation_flights(db: Store, reservation_id: str, cabin: Cabin, fli
     if not flights_changed and not cabin_changed:
         raise ToolError("the new flights and cabin are the same as the current ones; nothing to change")
     for key, seg in old.items():
-        if (key not in new_keys or cabin_changed) and _flown(db, seg):
+        if (key not in new_keys or cabin_changed) and is_flown(db, seg):
             raise ToolError(f"flight {seg['flight_number']} on {seg['date']} has already been flown and cannot be changed")
     for seg in segs:
         key = (seg["flight_number"], seg["date"])
         if key in old and not cabin_changed:
             seg["price"] = old[key]["price"]
         else:
-            seg["price"] = _bookable(db, seg["flight_number"], seg["date"], cabin, n)["prices"][cabin]
+            seg["price"] = bookable_day(db, seg["flight_number"], seg["date"], cabin, n)["prices"][cabin]
     for key, seg in old.items():
         if key not in new_keys or cabin_changed:
-            _release_seats(db, seg["flight_number"], seg["date"], res["cabin"], n)
+            release_seats(db, seg["flight_number"], seg["date"], res["cabin"], n)
     for seg in segs:
         key = (seg["flight_number"], seg["date"])
         if key not in old or cabin_changed:
-            _take_seats(db, seg["flight_number"], seg["date"], cabin, n)
+            take_seats(db, seg["flight_number"], seg["date"], cabin, n)
     diff = (sum(s["price"] for s in segs) - sum(s["price"] for s in res["flights"])) * n
     rec = db.edit("reservations", reservation_id)
     if diff:
-        _charge(db, res["user_id"], payment_id, diff)
+        charge(db, res["user_id"], payment_id, diff)
         rec["payment_history"].append({"payment_id": payment_id, "amount": diff})
     rec["flights"] = segs
     rec["cabin"] = cabin
-    return _view(db, rec)
+    return view_reservation(db, rec)
 
 
 @tool(kind="write")
@@ -456,16 +288,16 @@ def update_reservation_passengers(db: Store, reservation_id: str, passengers: li
         reservation_id: The reservation code, such as 'ZFA04Y'.
         passengers: All passengers after the update, each with first name, last name and date of birth.
     """
-    res = _active(db, reservation_id)
-    pax = _check_passengers(passengers)
+    res = active_reservation(db, reservation_id)
+    pax = check_passengers(passengers)
     if len(pax) != len(res["passengers"]):
         raise ToolError(f"the reservation has {len(res['passengers'])} passenger(s); the number cannot change")
     if pax == res["passengers"]:
         raise ToolError("the passengers are unchanged; nothing to update")
-    if any(_flown(db, s) for s in res["flights"]):
+    if any(is_flown(db, s) for s in res["flights"]):
         raise ToolError("part of this trip has already been flown; passengers can no longer be changed")
     db.edit("reservations", reservation_id)["passengers"] = pax
-    return _view(db, db.get("reservations", reservation_id))
+    return view_reservation(db, db.get("reservations", reservation_id))
 
 
 @tool(kind="write")
@@ -479,24 +311,24 @@ def update_reservation_baggages(db: Store, reservation_id: str, total_baggages: 
         nonfree_baggages: The new number of those bags beyond the free allowance.
         payment_id: The user's credit card or gift card id that pays for the extra bags.
     """
-    res = _active(db, reservation_id)
-    _change_payment(db, res["user_id"], payment_id)
+    res = active_reservation(db, reservation_id)
+    change_payment_method(db, res["user_id"], payment_id)
     if total_baggages < res["total_baggages"] or nonfree_baggages < res["nonfree_baggages"]:
         raise ToolError("bags can only be added, not removed")
     if not 0 <= nonfree_baggages <= total_baggages:
         raise ToolError("nonfree_baggages cannot exceed total_baggages")
     if total_baggages == res["total_baggages"] and nonfree_baggages == res["nonfree_baggages"]:
         raise ToolError("the bag counts are unchanged; nothing to update")
-    if any(_flown(db, s) for s in res["flights"]):
+    if any(is_flown(db, s) for s in res["flights"]):
         raise ToolError("part of this trip has already been flown; bags can no longer be added")
     fee = (nonfree_baggages - res["nonfree_baggages"]) * R.BAG_FEE
     rec = db.edit("reservations", reservation_id)
     rec["total_baggages"] = total_baggages
     rec["nonfree_baggages"] = nonfree_baggages
     if fee:
-        _charge(db, res["user_id"], payment_id, fee)
+        charge(db, res["user_id"], payment_id, fee)
         rec["payment_history"].append({"payment_id": payment_id, "amount": fee})
-    return _view(db, rec)
+    return view_reservation(db, rec)
 
 
 @tool(kind="write")
@@ -508,7 +340,7 @@ def send_certificate(db: Store, user_id: str, amount: float) -> str:
         user_id: The id of the user who receives the certificate.
         amount: The certificate's value in dollars.
     """
-    user = _user(db, user_id)
+    user = find_user(db, user_id)
     if not 0 < amount <= R.MAX_CERTIFICATE:
         raise ToolError(f"a certificate must be worth more than 0 and at most {R.MAX_CERTIFICATE} dollars")
     n = 0

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Literal
+from typing import Any, Literal, Optional
 
 from temo.env import GENERIC_TOOLS, Store, ToolError, tool
 
@@ -63,17 +63,22 @@ def _check_addr(**fields: str) -> dict[str, str]:
     return {k: v.strip() for k, v in fields.items()}
 
 
-def _swap_items(db: Store, order: dict[str, Any], item_ids: list[str], new_item_ids: list[str]) -> list[tuple[dict, dict]]:
-    """Validate a list of item swaps; returns (copy of the old order item with its index, new variant) pairs."""
+def _check_items(order: dict[str, Any], item_ids: list[str], new_item_ids: Optional[list[str]] = None) -> None:
+    """Check that `item_ids` names at least one item and only items of the order (each at most as often as
+    it occurs there); for a swap, also that `new_item_ids` gives one new item per item."""
     if not item_ids:
         raise ToolError("item_ids must name at least one item")
-    if len(item_ids) != len(new_item_ids):
+    if new_item_ids is not None and len(item_ids) != len(new_item_ids):
         raise ToolError("item_ids and new_item_ids must have the same length (one new item per item)")
     in_order = Counter(i["item_id"] for i in order["items"])
-    wanted = Counter(item_ids)
-    for iid, n in wanted.items():
+    for iid, n in Counter(item_ids).items():
         if in_order[iid] < n:
             raise ToolError(f"item {iid} is not in order {order['order_id']} (or not that many times)")
+
+
+def _swap_items(db: Store, order: dict[str, Any], item_ids: list[str], new_item_ids: list[str]) -> list[tuple[dict, dict]]:
+    """Validate a list of item swaps; returns (copy of the old order item with its index, new variant) pairs."""
+    _check_items(order, item_ids, new_item_ids)
     pairs = []
     taken: set[int] = set()
     for old_id, new_id in zip(item_ids, new_item_ids):
@@ -308,12 +313,7 @@ def return_delivered_order_items(db: Store, order_id: str, item_ids: list[str], 
     """
     order = _order(db, order_id)
     _require_status(order, "delivered", "returned")
-    if not item_ids:
-        raise ToolError("item_ids must name at least one item")
-    in_order = Counter(i["item_id"] for i in order["items"])
-    for iid, n in Counter(item_ids).items():
-        if in_order[iid] < n:
-            raise ToolError(f"item {iid} is not in order {order_id} (or not that many times)")
+    _check_items(order, item_ids)
     method = _user_method(db, order["user_id"], payment_method_id)
     original = order["payment_history"][0]["payment_method_id"]
     if payment_method_id != original and method["source"] != "gift_card":
