@@ -9,7 +9,7 @@ pytest.importorskip("tokenizers", reason="the static encoder needs `tokenizers` 
 
 from temo.cli.emotion import app  # noqa: E402
 from temo.emotion import anchors_for, get_mapper, map_feeling, map_feelings  # noqa: E402
-from temo.emotion.evaluate import DEFAULT_EVAL as EVAL, eval_freeform  # noqa: E402
+from temo.emotion.evaluate import DEFAULT_EVAL as EVAL, SECOND_EVAL as EVAL2, eval_freeform  # noqa: E402
 
 runner = CliRunner()
 TEXTS = [
@@ -91,11 +91,48 @@ def test_bad_input(tmp_path):
 
 
 def test_accuracy_floor_on_freeform_eval():
-    """Conservative floors (measured: see docs/emotion.md) so that regressions fail."""
+    """Floors about 5-8 points under the shipped numbers (docs/emotion.md; retraining with other
+    seeds moves family by about +-4 points), so that regressions fail."""
     res, rows, _ = eval_freeform(EVAL, get_mapper())
     assert res["n"] >= 100
-    assert res["family"] >= 0.65, res
-    assert res["emotion"] >= 0.55, res
-    assert res["politeness"] >= 0.7, res
-    assert res["urgency"] >= 0.6, res
-    assert res["trust"] >= 0.6, res
+    assert res["family"] >= 0.72, res
+    assert res["emotion"] >= 0.63, res
+    assert res["politeness"] >= 0.85, res
+    assert res["urgency"] >= 0.70, res
+    assert res["trust"] >= 0.76, res
+
+
+def test_accuracy_floor_on_second_freeform_eval():
+    """The second hand-written set, in a different style from the first (never used for training)."""
+    res, rows, _ = eval_freeform(EVAL2, get_mapper())
+    assert res["n"] >= 60
+    assert len({r["emotion"] for r in rows}) == 22
+    assert res["family"] >= 0.77, res
+    assert res["emotion"] >= 0.68, res
+    assert res["politeness"] >= 0.90, res
+    assert res["urgency"] >= 0.78, res
+    assert res["trust"] >= 0.78, res
+
+
+# cue understanding: paraphrases and negations of each dimension, independent of the emotion
+CUES = [
+    ("The shopper is a little annoyed about the late parcel; she is not in a rush at all.", "urgency", "low"),
+    ("The caller is calm and says it can wait until next month.", "urgency", "low"),
+    ("The passenger is frantic and needs the rebooking done this minute.", "urgency", "high"),
+    ("The guest is pleased and would like the booking changed sometime this week.", "urgency", "moderate"),
+    ("The client is irritated by the fee and doesn't trust the bank at all.", "trust", "skeptical"),
+    ("The patient is worried but relies completely on the nurse to sort it out.", "trust", "trusting"),
+    ("The student is nervous and wants every step confirmed before agreeing.", "trust", "cautious"),
+    ("The fan is thrilled and thanks the agent warmly.", "politeness", "warm"),
+]
+
+
+@pytest.mark.parametrize("text,dim,level", CUES)
+def test_dimension_cues(text, dim, level):
+    assert getattr(map_feeling(text), dim) == level
+
+
+def test_sad_but_curt_stays_sad():
+    m = map_feeling("The traveler has given up on ever seeing the lost suitcase again; she is curt, "
+                    "in no hurry, and expects nothing from the airline.")
+    assert m.family == "sadness" and m.politeness == "cold"

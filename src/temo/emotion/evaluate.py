@@ -1,13 +1,14 @@
 """Evaluate the feeling -> condition mapper.
 
-    python -m temo.emotion.evaluate                    # free-form feelings (shipped model)
+    python -m temo.emotion.evaluate                    # both shipped free-form sets (shipped model)
     python -m temo.emotion.evaluate --anchors          # + held-out anchor sentences (retrains, ~2 min)
     python -m temo.emotion.evaluate --file my.jsonl    # your own labelled feelings
     python -m temo.emotion.evaluate --json
 
-Free-form set: one JSON object per line with text, family, emotion, politeness, urgency, trust
-(default: the shipped data/feelings_eval.jsonl, written by hand for this project and never
-used for training). Held-out anchors: a model is trained without any anchor containing one of
+Free-form sets: one JSON object per line with text, family, emotion, politeness, urgency, trust.
+Two are shipped, both written by hand and never used for training: data/feelings_eval.jsonl
+(110, the paper's feeling-generator style) and data/feelings_eval2.jsonl (66, written later in a
+deliberately different style: varied length, subjects and sentence shapes, fragments, negations). Held-out anchors: a model is trained without any anchor containing one of
 the held-out pieces (2 of the 10 feeling sentences of every emotion and one phrasing of every
 dimension level), then maps the anchors that contain them.
 """
@@ -24,6 +25,7 @@ from temo.core.taxonomy import FAMILY_OF
 
 FIELDS = ("family", "emotion", "politeness", "urgency", "trust")
 DEFAULT_EVAL = Path(__file__).resolve().parent / "data" / "feelings_eval.jsonl"
+SECOND_EVAL = DEFAULT_EVAL.with_name("feelings_eval2.jsonl")
 
 
 def load_labelled(path: Path) -> list[dict]:
@@ -98,38 +100,51 @@ def eval_heldout_anchors(encoder) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--file", type=Path, default=DEFAULT_EVAL)
+    ap.add_argument("--file", type=Path, action="append", default=None,
+                    help="labelled feelings (repeatable; default: both shipped sets)")
     ap.add_argument("--anchors", action="store_true", help="also evaluate on held-out anchor sentences (retrains)")
     ap.add_argument("--encoder", default=None, help="static (default), minilm or openai")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--errors", action="store_true", help="print every mis-mapped feeling")
     args = ap.parse_args(argv)
-    if not args.file.exists():
-        print(f"error: {args.file}: no such file", file=sys.stderr)
-        return 2
+    files = args.file or [DEFAULT_EVAL, SECOND_EVAL]
+    for f in files:
+        if not f.exists():
+            print(f"error: {f}: no such file", file=sys.stderr)
+            return 2
     from .mapper import get_mapper
 
     mapper = get_mapper(args.encoder)
     out: dict = {"encoder": mapper.encoder.name}
-    res, rows, preds = eval_freeform(args.file, mapper)
-    out["freeform"] = res
+    detail = {}
+    for i, f in enumerate(files):
+        name = "freeform" if i == 0 else ("freeform2" if f == SECOND_EVAL else f"freeform{i + 1}")
+        res, rows, preds = eval_freeform(f, mapper)
+        res["file"] = f.name
+        out[name] = res
+        detail[name] = (rows, preds)
     if args.anchors:
         out["heldout_anchors"] = eval_heldout_anchors(mapper.encoder)
     if args.json:
         print(json.dumps(out, indent=1))
         return 0
     print(f"encoder: {out['encoder']}")
-    for name, r in ((k, out[k]) for k in ("freeform", "heldout_anchors") if k in out):
-        print(f"{name} (n={r['n']}): " + "  ".join(f"{f}={r[f]:.3f}" for f in FIELDS + ("condition",)))
-    for f in FIELDS:
-        conf = confusions(rows, preds, f)
-        if conf:
-            print(f"  {f} confusions: " + ", ".join(f"{a}->{b} x{k}" for a, b, k in conf))
-    if args.errors:
-        for r, p in zip(rows, preds):
-            bad = [f for f in FIELDS if getattr(p, f) != r[f]]
-            if bad:
-                print(f"- {', '.join(f'{f}: {r[f]}->{getattr(p, f)}' for f in bad)} | {r['text']}")
+    for name in [k for k in out if k.startswith("freeform")] + (["heldout_anchors"] if "heldout_anchors" in out else []):
+        r = out[name]
+        label = f"{name} [{r['file']}]" if "file" in r else name
+        print(f"{label} (n={r['n']}): " + "  ".join(f"{f}={r[f]:.3f}" for f in FIELDS + ("condition",)))
+        if name not in detail:
+            continue
+        rows, preds = detail[name]
+        for f in FIELDS:
+            conf = confusions(rows, preds, f)
+            if conf:
+                print(f"  {f} confusions: " + ", ".join(f"{a}->{b} x{k}" for a, b, k in conf))
+        if args.errors:
+            for r_, p in zip(rows, preds):
+                bad = [f for f in FIELDS if getattr(p, f) != r_[f]]
+                if bad:
+                    print(f"- {', '.join(f'{f}: {r_[f]}->{getattr(p, f)}' for f in bad)} | {r_['text']}")
     return 0
 
 

@@ -322,3 +322,128 @@ REASONS: dict[str, tuple[str, ...]] = {
                    "a new purchase they can't wait to use", "a first-time experience ahead",
                    "tickets to a long-awaited show"),
 }
+
+
+# ---------------------------------------------------------------------------------------------
+# Broader paraphrases (added for generalisation to other authors' wording). Written for this
+# project as general paraphrase families (stated needs, time horizons, reliance / verification /
+# distrust, negated forms); not copied from any evaluation set. Merged into the tables above.
+_MORE_POL = {
+    "warm": ("is courteous", "thanks the agent", "is friendly and appreciative", "is sweet about it",
+             "says please and thank you", "is soft-spoken and kind", "stays polite throughout",
+             "is pleasant and chatty", "is cheerful with the agent", "remains gracious about it",
+             "is apologetic and polite", "is kind to the agent despite the trouble", "is warm in tone"),
+    "neutral": ("is plain-spoken", "is matter-of-fact", "speaks evenly", "keeps a flat tone",
+                "is formal and controlled", "sticks to the facts", "is neither friendly nor rude",
+                "explains it plainly", "keeps the tone businesslike", "is even-toned and calm in manner",
+                "states the problem without fuss", "keeps things plain", "is polite but reserved"),
+    "cold": ("is brisk and unfriendly", "is clipped", "is abrupt with the agent", "is aloof",
+             "is dismissive of the agent", "is cool toward the agent", "is snappish",
+             "has no patience for small talk", "is short and blunt", "is rude to the agent",
+             "talks down to the agent", "is curt and sharp", "is gruff", "is cold in tone",
+             "cuts the agent off", "is impatient and blunt"),
+}
+_MORE_URG = {
+    "low": ("can wait until next week", "says there's no rush", "is happy for it to be done whenever convenient",
+            "doesn't need it any time soon", "isn't in a hurry", "is not in a hurry at all",
+            "says it can be handled at any point", "has months before it matters",
+            "doesn't mind if it takes a while", "is patient about the timing", "has no deadline",
+            "says whenever is fine", "can wait as long as needed", "is in no particular rush",
+            "says next month is fine", "is unhurried", "is fine waiting a couple of weeks",
+            "doesn't need an answer right away", "says it isn't urgent", "has all the time in the world"),
+    "moderate": ("wants it sorted this week", "would like it done at a steady pace",
+                 "wants it handled without long delays", "hopes for an answer by Friday",
+                 "would like it done in the next few days", "wants it settled soon without any panic",
+                 "needs it before the weekend", "would like an update tomorrow",
+                 "wants a reply within a day or two", "would like it sorted before the end of the month",
+                 "wants it dealt with reasonably soon", "hopes to get it done in the coming week",
+                 "is keen to move things along", "wants it fixed before too long",
+                 "would like it done sometime this week", "wants steady progress on it",
+                 "would like a decision soon, though it isn't pressing", "needs it within the next week"),
+    "high": ("needs it this minute", "must have it done before the deadline tomorrow", "needs it sorted today",
+             "needs an answer right now", "needs it fixed tonight", "has only an hour left",
+             "needs it done before the flight leaves", "can't wait any longer", "needs it handled immediately",
+             "has a deadline tomorrow morning", "needs it before the end of the day",
+             "needs a response within minutes", "is running out of time", "must get it resolved today",
+             "needs it urgently", "wants it fixed as fast as possible", "has no time to spare",
+             "needs it done as soon as possible", "needs it right away", "has to sort it out before tomorrow",
+             "wants it done now, not later", "needs it before the appointment in an hour"),
+}
+_MORE_TRU = {
+    "trusting": ("trusts the agent completely", "assumes the agent can fix it",
+                 "is confident the agent will take care of it", "relies entirely on the agent",
+                 "will accept whatever the agent offers", "is sure the agent will sort it out",
+                 "believes the company will make it right", "takes the agent's word for it",
+                 "is happy to leave it in the agent's hands", "does whatever the agent suggests",
+                 "doesn't question the agent's advice", "has no doubts about the agent",
+                 "puts full faith in the agent", "expects the agent to get it right",
+                 "goes with the agent's recommendation", "assumes the team will handle it properly",
+                 "trusts the bank to fix it", "is confident in the support team",
+                 "believes what the agent tells them", "leaves the details to the agent",
+                 "is glad to let the agent decide", "doesn't need anything double-checked",
+                 "does not doubt the agent", "is certain the agent will help"),
+    "cautious": ("is wary of vague answers", "wants every detail confirmed before agreeing",
+                 "expects the agent to check properly", "wants the agent to double-check everything",
+                 "would like it confirmed in writing", "wants to read the terms before agreeing",
+                 "is open to suggestions but wants to verify them", "asks careful follow-up questions",
+                 "trusts the agent up to a point", "is somewhat guarded", "wants a reference number",
+                 "asks for a confirmation email", "wants to understand each step before going ahead",
+                 "will take the advice after checking it", "is reserved but willing to listen",
+                 "wants the details read back", "wants to see the updated booking before hanging up",
+                 "isn't fully convinced yet", "is hesitant to take it on faith",
+                 "wants to make sure it's done right", "wants a confirmation number",
+                 "wants the agent to confirm it went through", "double-checks what they are told"),
+    "skeptical": ("doubts this agent will do any better", "distrusts whatever the bank promises",
+                  "doesn't trust the company at all", "wants to see proof before believing anything",
+                  "is convinced the agent is hiding something", "expects more empty promises",
+                  "thinks the agent is just reading from a script", "has no faith in the support team",
+                  "doesn't believe a word the agent says", "is sure the company will make excuses",
+                  "suspects they are being fobbed off", "assumes the agent will get it wrong",
+                  "won't take the agent's word for anything", "is cynical about the company's promises",
+                  "thinks it's all a scam", "expects to be ignored again", "has lost all trust in the company",
+                  "doesn't expect anyone to actually help", "doubts anything will change",
+                  "distrusts the explanations", "demands proof of everything",
+                  "thinks the agent is covering for the company", "expects nothing from the company",
+                  "is sure they will be brushed off", "doesn't trust anything the company says"),
+}
+_MORE_ADJ = {
+    "disappointment": ("bummed", "a bit deflated", "let down by it", "disappointed with the result"),
+    "discouragement": ("losing steam", "starting to give up", "weary of trying", "demotivated"),
+    "helplessness": ("completely lost", "at a loss about what to do", "unable to manage it alone",
+                     "out of their depth with it"),
+    "hopelessness": ("resigned to it", "without any expectation left", "past hoping", "fatalistic"),
+    "sorrow": ("grieving a loss", "in mourning", "bereaved", "sad and subdued"),
+}
+_MORE_PRED = {
+    "disappointment": ("feels let down by how it turned out", "had looked forward to it and is disappointed"),
+    "discouragement": ("is starting to give up after so many tries", "feels nothing they try works"),
+    "helplessness": ("has no idea how to fix it", "doesn't know what to do next", "feels powerless to change it"),
+    "hopelessness": ("has given up on it ever being fixed", "has stopped hoping for a solution",
+                     "no longer expects anything to change", "believes it's pointless to keep asking",
+                     "is resigned to losing it"),
+    "sorrow": ("is grieving the loss of a family member", "is mourning someone close"),
+}
+for _src, _dst in ((_MORE_POL, POL), (_MORE_URG, URG), (_MORE_TRU, TRU), (_MORE_ADJ, ADJ), (_MORE_PRED, PRED)):
+    for _k, _v in _src.items():
+        _dst[_k] = _dst[_k] + tuple(p for p in _v if p not in _dst[_k])
+
+# who the trust / politeness cues are directed at: "the agent" is varied by domain in the
+# synthetic feelings and the clause examples ("distrusts the bank", "is short with the clerk")
+AGENTS: dict[str, tuple[str, ...]] = {
+    "any": ("the agent", "the agent", "the rep", "support", "the company", "this agent", "the staff"),
+    "airline": ("the airline", "the gate agent"), "retail": ("the store", "the seller"),
+    "telecom": ("the carrier", "the provider"), "telehealth": ("the clinic", "the nurse"),
+    "school": ("the school", "the office"), "basketball": ("the team", "the box office"),
+    "restaurant": ("the restaurant", "the host"), "travel": ("the agency", "the hotel"),
+    "movie": ("the cinema", "the theater"), "bank": ("the bank", "the banker"),
+}
+
+
+def vary_agent(phrase: str, rng, domain: str = "any", p: float = 0.5) -> str:
+    """Replace 'the agent' (and 'the company') in a cue with another addressee, with probability p."""
+    if rng.random() >= p:
+        return phrase
+    who = rng.choice(AGENTS[domain] + AGENTS["any"] if domain != "any" else
+                     tuple(x for v in AGENTS.values() for x in v))
+    return phrase.replace("the agent's", who + "'s").replace("the agent", who).replace(
+        "the company's", who + "'s").replace("the company", who)

@@ -36,7 +36,7 @@ from .encoder import Encoder, get_encoder
 DATA_DIR = Path(__file__).resolve().parent / "data"
 SHIPPED_MODEL = DATA_DIR / "model_static.npz"
 TRAIN_SEED = 0
-SYNTH_PER_CONDITION = 30
+SYNTH_PER_CONDITION = 50
 
 
 def cache_dir() -> Path:
@@ -93,7 +93,7 @@ class Model:
 
 
 # ---------------------------------------------------------------------------------- training
-def training_corpus(seed: int = TRAIN_SEED, n_synth: int = SYNTH_PER_CONDITION,
+def training_corpus(seed: int = TRAIN_SEED, n_synth: int | None = None,
                     anchor_filter=None) -> tuple[list[str], list[EmotionCondition], np.ndarray]:
     """Anchors + synthetic third-person feelings, their conditions, and sample weights."""
     texts: list[str] = []
@@ -104,7 +104,7 @@ def training_corpus(seed: int = TRAIN_SEED, n_synth: int = SYNTH_PER_CONDITION,
             texts.append(a.text)
             conds.append(a.condition)
             weights.append(1.0)
-    for f in synth.generate(n_per_condition=n_synth, seed=seed + 7):
+    for f in synth.generate(n_per_condition=n_synth or SYNTH_PER_CONDITION, seed=seed + 7):
         texts.append(f.text)
         conds.append(f.condition)
         weights.append(1.0)

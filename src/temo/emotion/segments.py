@@ -17,13 +17,16 @@ import numpy as np
 
 from temo.core.taxonomy import EMOTIONS, POLITENESS, TRUST, URGENCY
 
+from . import cues
 from . import lexicon_anchor as LA
 from . import lexicon_feeling as LF
-from .synth import plural
+from .synth import _fragment, plural
 
 DIMS: dict[str, tuple[str, ...]] = {"politeness": POLITENESS, "urgency": URGENCY, "trust": TRUST}
 SEG_HEADS: dict[str, tuple[str, ...]] = {d: ("none",) + levels for d, levels in DIMS.items()}
 SEG_HEADS["emotion"] = ("none",) + EMOTIONS
+COMPOSED_PER_LEVEL = 150
+NEUTRAL_CLAUSES = 400
 PRIOR = np.array([0.15, 0.7, 0.15])  # no evidence: lean to the middle level
 EVIDENCE_POWER = 2.0
 
@@ -61,6 +64,13 @@ def examples(seed: int = 0, exclude: frozenset[str] = frozenset()) -> tuple[list
             for ph in third[level]:
                 for p in _PREFIXES:
                     add(p + (plural(ph) if p.strip().endswith("they") else ph), {d: level})
+                # the same cue aimed at another addressee ("distrusts the bank"), and as a fragment
+                if "the agent" in ph or "the company" in ph:
+                    p, v = rng.choice(_PREFIXES), LF.vary_agent(ph, rng, "any", 1.0)
+                    add(p + (plural(v) if p.strip().endswith("they") else v), {d: level})
+                else:
+                    add(_fragment(ph), {d: level})
+                add(_fragment(LF.vary_agent(ph, rng, "any", 0.5)), {d: level})
             for ph in second[level]:
                 if ph in exclude:
                     continue
@@ -71,9 +81,20 @@ def examples(seed: int = 0, exclude: frozenset[str] = frozenset()) -> tuple[list
     for (d, level), target in NEGATED.items():
         third = lex[d][0]
         for ph in third[level]:
+            if _ALREADY_NEGATIVE.search(ph):  # "doesn't buy it" / "has no doubts": no double negation
+                continue
             for neg in negate(ph):
                 add(rng.choice(("", "they ", "she ", "he ")) + neg if not neg.startswith("don't") else "they " + neg,
                     {d: target})
+    # composed cues (frame x addressee x task / time) and request clauses without any cue
+    for d in ("trust", "urgency"):
+        for level in DIMS[d]:
+            for _ in range(COMPOSED_PER_LEVEL):
+                p, c = rng.choice(_PREFIXES), cues.cue(d, level, rng, rng.choice(LF.DOMAINS))
+                add(p + (plural(c) if p.strip().endswith("they") else c), {d: level})
+    for _ in range(NEUTRAL_CLAUSES):
+        p, c = rng.choice(_PREFIXES), cues.neutral_clause(rng, rng.choice(LF.DOMAINS))
+        add(p + (plural(c) if p.strip().endswith("they") else c), {})
     for e in LF.ADJ:
         for a in LF.ADJ[e]:
             for pre in rng.sample(("is ", "feels ", "they are ", "seems ", "is likely ", "probably feels ",
@@ -96,7 +117,10 @@ def examples(seed: int = 0, exclude: frozenset[str] = frozenset()) -> tuple[list
 
 # negating a cue of one pole gives a cue of the other: "doesn't trust the agent" is skeptical,
 # "doesn't need it immediately" is low urgency. Applied to the third-person lexicon.
-NEGATED = {("trust", "trusting"): "skeptical", ("urgency", "high"): "low"}
+NEGATED = {("trust", "trusting"): "skeptical", ("urgency", "high"): "low",
+           ("trust", "skeptical"): "trusting", ("politeness", "warm"): "cold", ("politeness", "cold"): "neutral"}
+_ALREADY_NEGATIVE = re.compile(r"n't\b|\bnot\b|\bno\b|\bnever\b|\bnothing\b|\bwithout\b|\bnone\b|\banyone\b",
+                               re.IGNORECASE)
 
 
 def negate(pred: str) -> list[str]:

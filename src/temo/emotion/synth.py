@@ -13,11 +13,14 @@ from dataclasses import dataclass
 
 from temo.core import EmotionCondition
 
+from . import cues
+
 from .lexicon_feeling import (ADJ, DOMAINS, FEELS, HEDGES, INTENSIFIERS, POL, PRED, REASONS, SITUATIONS,
-                              SUBJECTS, TRU, URG)
+                              SUBJECTS, TRU, URG, vary_agent)
 
 MIDDLE = {"politeness": "neutral", "urgency": "moderate", "trust": "cautious"}
 DROP_MIDDLE = 0.4
+COMPOSED = 0.35  # share of trust / urgency cues composed by ``cues`` rather than drawn from the lexicon
 
 
 @dataclass(frozen=True)
@@ -37,7 +40,7 @@ def _emo_phrase(rng: random.Random, emotion: str) -> str:
     return f"{rng.choice(HEDGES)} {a} and {b}"
 
 
-_IRREGULAR = {"is": "are", "has": "have", "doesn't": "don't", "does": "do", "was": "were",
+_IRREGULAR = {"is": "are", "isn't": "aren't", "has": "have", "doesn't": "don't", "does": "do", "was": "were",
               "seems": "seem", "appears": "appear"}
 
 
@@ -68,6 +71,11 @@ def _join(clauses: list[str], rng: random.Random, they: bool = False) -> str:
     return head + last + clauses[-1]
 
 
+def _fragment(pred: str) -> str:
+    """'is curt' -> 'curt'; other predicates stay as they are ('doubts the agent')."""
+    return pred[3:] if pred.startswith("is ") else pred
+
+
 def _pronoun(rng: random.Random) -> tuple[str, bool]:
     return rng.choice((("They", True), ("They", True), ("She", False), ("He", False)))
 
@@ -83,9 +91,10 @@ def compose(cond: EmotionCondition, domain: str, rng: random.Random) -> str:
                              ("trust", TRU, cond.trust)):
         if level == MIDDLE[name] and rng.random() < DROP_MIDDLE:
             continue
-        dims.append(rng.choice(lex[level]))
+        composed = cues.cue(name, level, rng, domain) if rng.random() < COMPOSED else None
+        dims.append(composed or vary_agent(rng.choice(lex[level]), rng, domain, 0.4))
     rng.shuffle(dims)
-    shape = rng.randrange(5)
+    shape = rng.randrange(6)
     pron, they = _pronoun(rng)
     if shape == 0:
         s = f"{subj} {sit} {emo}."
@@ -108,8 +117,15 @@ def compose(cond: EmotionCondition, domain: str, rng: random.Random) -> str:
                 s += f" {pron} {_join(dims[1:], rng, they)}."
         else:
             s += f" {emo}."
+    elif shape == 5:
+        # terse fragments without a subject: "... is disheartened. Curt, in no hurry, and doubts the bank."
+        s = f"{subj} {sit} {emo}."
+        if dims:
+            frags = [_fragment(d) for d in dims]
+            body = _join(frags, rng)
+            s += f" {body[0].upper()}{body[1:]}."
     else:
-        s = f"{subj} is {sit.removeprefix('who ').removeprefix('whose ')}." if False else f"{subj} {sit} reaches out."
+        s = f"{subj} {sit} reaches out."
         s += f" {pron} {plural(emo) if they else emo}."
         if dims:
             lead = rng.choice(("", "In the conversation ", "With the agent ", "When talking to support "))
