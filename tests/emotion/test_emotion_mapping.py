@@ -9,7 +9,7 @@ pytest.importorskip("tokenizers", reason="the static encoder needs `tokenizers` 
 
 from temo.cli.emotion import app  # noqa: E402
 from temo.emotion import anchors_for, get_mapper, map_feeling, map_feelings  # noqa: E402
-from temo.emotion.evaluate import DEFAULT_EVAL as EVAL, SECOND_EVAL as EVAL2, eval_freeform  # noqa: E402
+from temo.emotion.evaluate import DEFAULT_EVAL as EVAL, SECOND_EVAL as EVAL2, THIRD_EVAL as EVAL3, eval_freeform  # noqa: E402,E501
 
 runner = CliRunner()
 TEXTS = [
@@ -95,8 +95,8 @@ def test_accuracy_floor_on_freeform_eval():
     seeds moves family by about +-4 points), so that regressions fail."""
     res, rows, _ = eval_freeform(EVAL, get_mapper())
     assert res["n"] >= 100
-    assert res["family"] >= 0.72, res
-    assert res["emotion"] >= 0.63, res
+    assert res["family"] >= 0.74, res
+    assert res["emotion"] >= 0.66, res
     assert res["politeness"] >= 0.85, res
     assert res["urgency"] >= 0.70, res
     assert res["trust"] >= 0.76, res
@@ -107,11 +107,24 @@ def test_accuracy_floor_on_second_freeform_eval():
     res, rows, _ = eval_freeform(EVAL2, get_mapper())
     assert res["n"] >= 60
     assert len({r["emotion"] for r in rows}) == 22
-    assert res["family"] >= 0.77, res
-    assert res["emotion"] >= 0.68, res
+    assert res["family"] >= 0.78, res
+    assert res["emotion"] >= 0.72, res
     assert res["politeness"] >= 0.90, res
     assert res["urgency"] >= 0.78, res
     assert res["trust"] >= 0.78, res
+
+
+def test_accuracy_floor_on_third_freeform_eval():
+    """Third set (idioms, behaviour descriptions, curt-but-sad users), written before the broad
+    vocabulary work and never used for training. Floors sit under the measured numbers."""
+    res, rows, _ = eval_freeform(EVAL3, get_mapper())
+    assert res["n"] >= 40
+    assert len({r["emotion"] for r in rows}) == 22
+    assert res["family"] >= 0.50, res
+    assert res["emotion"] >= 0.43, res
+    assert res["politeness"] >= 0.80, res
+    assert res["urgency"] >= 0.70, res
+    assert res["trust"] >= 0.62, res
 
 
 # cue understanding: paraphrases and negations of each dimension, independent of the emotion

@@ -35,6 +35,9 @@ TIMES = {
             "in a few weeks", "whenever someone gets to it", "next month", "later in the season",
             "whenever there is time", "in due course"),
 }
+from .lexicon_broad import TIMES as _MORE_TIMES  # noqa: E402
+
+TIMES = {k: v + tuple(h for h in _MORE_TIMES[k] if h not in v) for k, v in TIMES.items()}
 _FRAMES = {
     "trust": {
         "trusting": ("trusts {a} to {t}", "is confident {a} will {t}", "assumes {a} will {t}",

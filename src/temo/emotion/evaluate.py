@@ -1,6 +1,6 @@
 """Evaluate the feeling -> condition mapper.
 
-    python -m temo.emotion.evaluate                    # both shipped free-form sets (shipped model)
+    python -m temo.emotion.evaluate                    # the three shipped free-form sets (shipped model)
     python -m temo.emotion.evaluate --anchors          # + held-out anchor sentences (retrains, ~2 min)
     python -m temo.emotion.evaluate --file my.jsonl    # your own labelled feelings
     python -m temo.emotion.evaluate --json
@@ -8,7 +8,9 @@
 Free-form sets: one JSON object per line with text, family, emotion, politeness, urgency, trust.
 Two are shipped, both written by hand and never used for training: data/feelings_eval.jsonl
 (110, the paper's feeling-generator style) and data/feelings_eval2.jsonl (66, written later in a
-deliberately different style: varied length, subjects and sentence shapes, fragments, negations). Held-out anchors: a model is trained without any anchor containing one of
+deliberately different style: varied length, subjects and sentence shapes, fragments, negations) and
+data/feelings_eval3.jsonl (44, written before the broad-vocabulary work: named subjects, idioms,
+behaviour descriptions, curt users with sad or fearful emotions). Held-out anchors: a model is trained without any anchor containing one of
 the held-out pieces (2 of the 10 feeling sentences of every emotion and one phrasing of every
 dimension level), then maps the anchors that contain them.
 """
@@ -26,6 +28,7 @@ from temo.core.taxonomy import FAMILY_OF
 FIELDS = ("family", "emotion", "politeness", "urgency", "trust")
 DEFAULT_EVAL = Path(__file__).resolve().parent / "data" / "feelings_eval.jsonl"
 SECOND_EVAL = DEFAULT_EVAL.with_name("feelings_eval2.jsonl")
+THIRD_EVAL = DEFAULT_EVAL.with_name("feelings_eval3.jsonl")
 
 
 def load_labelled(path: Path) -> list[dict]:
@@ -101,13 +104,13 @@ def eval_heldout_anchors(encoder) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--file", type=Path, action="append", default=None,
-                    help="labelled feelings (repeatable; default: both shipped sets)")
+                    help="labelled feelings (repeatable; default: the three shipped sets)")
     ap.add_argument("--anchors", action="store_true", help="also evaluate on held-out anchor sentences (retrains)")
     ap.add_argument("--encoder", default=None, help="static (default), minilm or openai")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--errors", action="store_true", help="print every mis-mapped feeling")
     args = ap.parse_args(argv)
-    files = args.file or [DEFAULT_EVAL, SECOND_EVAL]
+    files = args.file or [DEFAULT_EVAL, SECOND_EVAL, THIRD_EVAL]
     for f in files:
         if not f.exists():
             print(f"error: {f}: no such file", file=sys.stderr)
@@ -118,7 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     out: dict = {"encoder": mapper.encoder.name}
     detail = {}
     for i, f in enumerate(files):
-        name = "freeform" if i == 0 else ("freeform2" if f == SECOND_EVAL else f"freeform{i + 1}")
+        name = "freeform" if i == 0 else ("freeform2" if f == SECOND_EVAL else
+                                          "freeform3" if f == THIRD_EVAL else f"freeform{i + 1}")
         res, rows, preds = eval_freeform(f, mapper)
         res["file"] = f.name
         out[name] = res

@@ -423,9 +423,16 @@ _MORE_PRED = {
                      "is resigned to losing it"),
     "sorrow": ("is grieving the loss of a family member", "is mourning someone close"),
 }
-for _src, _dst in ((_MORE_POL, POL), (_MORE_URG, URG), (_MORE_TRU, TRU), (_MORE_ADJ, ADJ), (_MORE_PRED, PRED)):
+from . import lexicon_broad as _B  # noqa: E402  (broad vocabulary per emotion and level)
+
+for _src, _dst in ((_MORE_POL, POL), (_MORE_URG, URG), (_MORE_TRU, TRU), (_MORE_ADJ, ADJ), (_MORE_PRED, PRED),
+                   (_B.POL, POL), (_B.URG, URG), (_B.TRU, TRU), (_B.ADJ, ADJ), (_B.PRED, PRED)):
     for _k, _v in _src.items():
         _dst[_k] = _dst[_k] + tuple(p for p in _v if p not in _dst[_k])
+SUBJECTS["any"] = SUBJECTS["any"] + _B.SUBJECTS
+INTENSIFIERS = INTENSIFIERS + _B.INTENSIFIERS
+ADVERBS = _B.ADVERBS
+EMOTIONS_ALL = tuple(ADJ)
 
 # who the trust / politeness cues are directed at: "the agent" is varied by domain in the
 # synthetic feelings and the clause examples ("distrusts the bank", "is short with the clerk")

@@ -95,14 +95,39 @@ def examples(seed: int = 0, exclude: frozenset[str] = frozenset()) -> tuple[list
     for _ in range(NEUTRAL_CLAUSES):
         p, c = rng.choice(_PREFIXES), cues.neutral_clause(rng, rng.choice(LF.DOMAINS))
         add(p + (plural(c) if p.strip().endswith("they") else c), {})
+    def add_emotion(t: str, e: str) -> None:
+        add(t, {"emotion": e})
+        parts = split(t)  # at map time "overwhelmed and unable to ..." arrives as two clauses
+        if len(parts) > 1:
+            for part in parts:
+                add(part, {"emotion": e})
+
     for e in LF.ADJ:
         for a in LF.ADJ[e]:
             for pre in rng.sample(("is ", "feels ", "they are ", "seems ", "is likely ", "probably feels ",
-                                   "the user is ", "is feeling very ", "a little "), 3):
-                add(pre + a, {"emotion": e})
+                                   "the user is ", "is feeling very ", "a little ", "", "she is ", "he seems "), 3):
+                add_emotion(pre + a, e)
+            add_emotion(rng.choice(("is ", "feels ", "")) + rng.choice(LF.INTENSIFIERS) + a, e)
         for ph in LF.PRED[e]:
-            for pre in rng.sample(("", "they ", "she ", "he ", "the customer ", "the user "), 2):
-                add(pre + (plural(ph) if pre == "they " else ph), {"emotion": e})
+            for pre in rng.sample(("", "they ", "she ", "he ", "the customer ", "the user ", "the caller "), 2):
+                add_emotion(pre + (plural(ph) if pre == "they " else ph), e)
+            if ph.split(" ", 1)[0] not in ("is", "has", "can't", "will", "was", "feels", "keeps"):
+                add_emotion(rng.choice(LF.ADVERBS) + ph, e)
+        # the emotion inside a long clause, after a full subject (and situation) or before a reason:
+        # "The account holder opening a savings account is at ease", "is proud of ... after ..."
+        # Without these, clauses that start like the `none` situation clauses below read as `none`.
+        for ph in [("is " if rng.random() < 0.6 else rng.choice(LF.FEELS) + " ") + a for a in LF.ADJ[e]] + list(LF.PRED[e]):
+            dom = rng.choice(LF.DOMAINS)
+            subj = rng.choice(LF.SUBJECTS[dom] + LF.SUBJECTS["any"])
+            r = rng.random()
+            if r < 0.4:
+                t = f"{subj} {rng.choice(LF.SITUATIONS[dom])} {ph}"
+            elif r < 0.7:
+                t = f"{subj} {ph} {rng.choice(('after', 'over', 'about', 'following', 'because of'))} " \
+                    f"{rng.choice(LF.REASONS[e] + LF.REASONS[rng.choice(LF.EMOTIONS_ALL)])}"
+            else:
+                t = f"{subj} {ph}"
+            add(t, {"emotion": e})
         for f in LA.FEEL[e]:
             if f in exclude:
                 continue
