@@ -95,10 +95,10 @@ def test_accuracy_floor_on_freeform_eval():
     seeds moves family by about +-4 points), so that regressions fail."""
     res, rows, _ = eval_freeform(EVAL, get_mapper())
     assert res["n"] >= 100
-    assert res["family"] >= 0.74, res
-    assert res["emotion"] >= 0.66, res
-    assert res["politeness"] >= 0.85, res
-    assert res["urgency"] >= 0.70, res
+    assert res["family"] >= 0.80, res
+    assert res["emotion"] >= 0.74, res
+    assert res["politeness"] >= 0.90, res
+    assert res["urgency"] >= 0.74, res
     assert res["trust"] >= 0.76, res
 
 
@@ -107,11 +107,11 @@ def test_accuracy_floor_on_second_freeform_eval():
     res, rows, _ = eval_freeform(EVAL2, get_mapper())
     assert res["n"] >= 60
     assert len({r["emotion"] for r in rows}) == 22
-    assert res["family"] >= 0.78, res
-    assert res["emotion"] >= 0.72, res
-    assert res["politeness"] >= 0.90, res
-    assert res["urgency"] >= 0.78, res
-    assert res["trust"] >= 0.78, res
+    assert res["family"] >= 0.83, res
+    assert res["emotion"] >= 0.78, res
+    assert res["politeness"] >= 0.93, res
+    assert res["urgency"] >= 0.85, res
+    assert res["trust"] >= 0.80, res
 
 
 def test_accuracy_floor_on_third_freeform_eval():
@@ -120,11 +120,11 @@ def test_accuracy_floor_on_third_freeform_eval():
     res, rows, _ = eval_freeform(EVAL3, get_mapper())
     assert res["n"] >= 40
     assert len({r["emotion"] for r in rows}) == 22
-    assert res["family"] >= 0.50, res
-    assert res["emotion"] >= 0.43, res
-    assert res["politeness"] >= 0.80, res
-    assert res["urgency"] >= 0.70, res
-    assert res["trust"] >= 0.62, res
+    assert res["family"] >= 0.57, res
+    assert res["emotion"] >= 0.50, res
+    assert res["politeness"] >= 0.84, res
+    assert res["urgency"] >= 0.76, res
+    assert res["trust"] >= 0.66, res
 
 
 # cue understanding: paraphrases and negations of each dimension, independent of the emotion
@@ -149,3 +149,31 @@ def test_sad_but_curt_stays_sad():
     m = map_feeling("The traveler has given up on ever seeing the lost suitcase again; she is curt, "
                     "in no hurry, and expects nothing from the airline.")
     assert m.family == "sadness" and m.politeness == "cold"
+
+
+def test_calm_or_proud_user_amid_situation_words_stays_in_enjoyment():
+    """A clear emotion word in a long sentence full of situation words is not drowned by them."""
+    a = map_feeling("The guest is at ease and just wants to move the dinner booking to Saturday; "
+                    "there's no hurry and they take the host's suggestion.")
+    b = map_feeling("The shopper is pleased with themselves for finding the discount code and wants the "
+                    "order updated; not in a hurry, matter-of-fact.")
+    assert a.emotion == "peace" and b.emotion == "pride"
+
+
+def test_timing_and_politeness_clauses_carry_no_emotion():
+    """Clauses with only urgency / politeness / trust cues read as emotion `none` in the clause model."""
+    m = get_mapper()
+    clauses = ["there's no hurry", "no rush at all", "whenever is convenient", "she is polite about it",
+               "he is curt with the agent", "needs it today", "doubts the bank will help",
+               "it can wait until next week", "they keep it short", "there is no deadline"]
+    p_none = m.model.seg.predict_proba(m.model.encode(m.encoder, clauses))["emotion"][:, 0]
+    assert (p_none > 0.5).all(), dict(zip(clauses, p_none.round(2)))
+
+
+def test_token_weights_mute_situation_words():
+    m = get_mapper()
+    tw, vocab = m.model.token_weights, m.encoder.tokenizer.get_vocab()
+    assert tw is not None and tw.shape == (m.encoder.table.shape[0],)
+    for situation in ("the", "is", "order", "account"):
+        for cue in ("calm", "pleased", "curt", "hurry", "doubts"):
+            assert tw[vocab[situation]] < 0.5 < tw[vocab[cue]]

@@ -46,3 +46,20 @@ def test_llm_rewrite_accepts_valid_and_rejects_invalid():
     from temo.emotion import anchors_for
     assert rewrite_condition(_fake_client("not json"), "m", cond) == anchors_for(cond)
     assert rewrite_condition(_fake_client(json.dumps(new[:3])), "m", cond) == anchors_for(cond)
+
+
+def test_dimension_cue_surface_variants():
+    import random
+    v = segments.surface_variants("says there's no rush", random.Random(0))
+    assert "there's no rush" in v and "no rush" in v and "with no rush" in v
+    assert any(x.endswith("in no hurry") for x in segments.surface_variants("is in no hurry", random.Random(0)))
+
+
+def test_weighted_encoding_with_equal_weights_is_the_plain_mean():
+    import pytest
+    pytest.importorskip("tokenizers")
+    from temo.emotion.encoder import get_encoder
+    enc = get_encoder("static")
+    texts = ["The user is calm and not in a hurry.", "doesn't trust the bank"]
+    ones = np.ones(enc.table.shape[0], np.float32)
+    assert np.allclose(enc.encode(texts), enc.encode(texts, token_weights=ones), atol=1e-6)

@@ -15,7 +15,10 @@ TASKS = ("fix it", "sort it out", "handle the refund", "find a seat", "secure th
          "find a solution", "rebook the flight", "waive the fee", "refill the prescription",
          "guide them through it", "do the right thing", "get it done", "resolve the issue",
          "reverse the charge", "move the booking", "send the replacement", "restore the service",
-         "unblock the card", "update the account", "fix the reservation", "honor the voucher")
+         "unblock the card", "update the account", "fix the reservation", "honor the voucher",
+         # bare completions: the frame, not the verb, says whether the user trusts ("will manage")
+         "manage", "manage it", "pull it off", "come through", "get it right", "succeed", "deliver",
+         "be able to help", "follow through", "get anywhere with it")
 BAD = ("make excuses", "deny it", "lie about it", "mess it up again", "shortchange them",
        "brush them off", "try to upsell them", "drag it out", "bury the complaint", "ignore the request",
        "hide behind the fine print", "blame them for it", "read from a script", "lose the paperwork again")

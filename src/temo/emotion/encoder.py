@@ -98,13 +98,22 @@ class StaticEncoder:
                 left -= 1
         return sign
 
-    def encode(self, texts: Sequence[str]) -> np.ndarray:
+    def token_ids(self, texts: Sequence[str]) -> list[list[int]]:
         encs = self.tokenizer.encode_batch(list(texts), add_special_tokens=False)
-        out = np.zeros((len(encs), self.dim), dtype=np.float32)
-        for i, enc in enumerate(encs):
-            ids = [t for t in enc.ids[: self.max_length] if t != self.unk_id]
+        return [[t for t in enc.ids[: self.max_length] if t != self.unk_id] for enc in encs]
+
+    def encode(self, texts: Sequence[str], token_weights: np.ndarray | None = None) -> np.ndarray:
+        """``token_weights`` (one per vocabulary entry): a weighted instead of a plain mean."""
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for i, ids in enumerate(self.token_ids(texts)):
             if ids:
-                if self.negation and not self._neg_ids.isdisjoint(ids):
+                neg = self.negation and not self._neg_ids.isdisjoint(ids)
+                if token_weights is not None:
+                    w = token_weights[ids]
+                    if neg:
+                        w = w * self._signs(ids)
+                    out[i] = w @ self.table[ids]
+                elif neg:
                     out[i] = (self.table[ids] * self._signs(ids)[:, None]).mean(axis=0)
                 else:
                     out[i] = self.table[ids].mean(axis=0)

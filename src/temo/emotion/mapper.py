@@ -29,7 +29,7 @@ from temo.core import EmotionCondition
 from temo.core.taxonomy import EMOTIONS, FAMILIES, FAMILY_OF, POLITENESS, TRUST, URGENCY
 
 from . import anchors as anchors_mod
-from . import segments, synth
+from . import segments, synth, tokenweights
 from .classifier import HEADS, MultiHead, TrainConfig, labels_of
 from .encoder import Encoder, get_encoder
 
@@ -37,6 +37,7 @@ DATA_DIR = Path(__file__).resolve().parent / "data"
 SHIPPED_MODEL = DATA_DIR / "model_static.npz"
 TRAIN_SEED = 0
 SYNTH_PER_CONDITION = 50
+TOKEN_WEIGHTING = True  # static encoder: weighted token mean (``tokenweights``), fitted at training time
 
 
 def cache_dir() -> Path:
@@ -68,7 +69,10 @@ class MapConfig:
     smoothing: float = 0.02  # added to every condition's vote share
     clause_weight: float = 1.0  # exponent of the clause-level dimension evidence
     text_dim_weight: float = 0.5  # exponent of the whole-text dimension heads
-    clause_emotion_weight: float = 1.0  # exponent of the clause-level emotion evidence
+    # exponents of the clause-level emotion evidence and of the whole-text emotion head: fitted by
+    # log-likelihood on synthetic feelings written with held-out wording (``python -m temo.emotion.calibrate``)
+    clause_emotion_weight: float = 0.8
+    text_emotion_weight: float = 0.5
     family_first: bool = False  # decide the family first (measured: hurts held-out anchors, see docs)
 
 
@@ -77,11 +81,14 @@ class Model:
     """The trained parts: whole-text heads (main) and the clause-level dimension model (seg)."""
     main: MultiHead
     seg: MultiHead | None = None
+    token_weights: np.ndarray | None = None  # static encoder only: one weight per vocabulary entry
 
     def to_arrays(self) -> dict[str, np.ndarray]:
         d = {f"main/{k}": v for k, v in self.main.to_arrays().items()}
         if self.seg is not None:
             d.update({f"seg/{k}": v for k, v in self.seg.to_arrays().items()})
+        if self.token_weights is not None:
+            d["token_weights"] = self.token_weights
         return d
 
     @classmethod
@@ -89,7 +96,13 @@ class Model:
         def part(prefix):
             sub = {k[len(prefix):]: d[k] for k in d.keys() if k.startswith(prefix)}
             return MultiHead.from_arrays(sub) if sub else None
-        return cls(part("main/"), part("seg/"))
+        tw = np.asarray(d["token_weights"], np.float32) if "token_weights" in d.keys() else None
+        return cls(part("main/"), part("seg/"), tw)
+
+    def encode(self, encoder: Encoder, texts: Sequence[str]) -> np.ndarray:
+        if self.token_weights is not None:
+            return encoder.encode(texts, token_weights=self.token_weights)
+        return encoder.encode(texts)
 
 
 # ---------------------------------------------------------------------------------- training
@@ -121,9 +134,13 @@ def train(encoder: Encoder, seed: int = TRAIN_SEED, cfg: TrainConfig | None = No
     t0 = time.perf_counter()
     texts, conds, w = training_corpus(seed, anchor_filter=anchor_filter)
     seg_texts, seg_labels = segments.examples(seed, exclude=exclude)
+    tw = None
+    if TOKEN_WEIGHTING and hasattr(encoder, "token_ids"):
+        tw = tokenweights.fit(encoder, texts, conds)
+    enc = Model(None, None, tw)  # only its encode()
     if x is None:
-        x = encoder.encode(texts)
-    xs = encoder.encode(seg_texts)
+        x = enc.encode(encoder, texts)
+    xs = enc.encode(encoder, seg_texts)
     t1 = time.perf_counter()
     cfg = cfg or TrainConfig(seed=seed)
     main = MultiHead.train(x, labels_of(conds), cfg, sample_weight=w)
@@ -134,7 +151,7 @@ def train(encoder: Encoder, seed: int = TRAIN_SEED, cfg: TrainConfig | None = No
     meta = {"encoder": encoder.name, "anchors": anchors_hash(), "n_train": len(texts),
             "n_clauses": len(seg_texts), "encode_seconds": round(t1 - t0, 2),
             "fit_seconds": round(t2 - t1, 2), "seed": seed, "config": cfg.__dict__}
-    return Model(main, seg), meta
+    return Model(main, seg, tw), meta
 
 
 def anchors_hash() -> str:
@@ -168,7 +185,7 @@ class Mapper:
         self.anchor_cond = np.array([cid_index[a.condition_id] for a in self.anchors])
         self.anchor_texts = anchors_mod._by_condition()
         if anchor_vectors is None:
-            anchor_vectors = cached_anchor_vectors(encoder)
+            anchor_vectors = cached_anchor_vectors(encoder, model.token_weights)
         self.anchor_space = model.main.project(anchor_vectors)
         # index of each condition's labels in the heads' output order
         conds = EmotionCondition.all()
@@ -178,21 +195,25 @@ class Mapper:
         self._u = np.array([URGENCY.index(c.urgency) for c in conds])
         self._t = np.array([TRUST.index(c.trust) for c in conds])
 
-    def dimension_probs(self, texts: Sequence[str], probs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        """Combine whole-text dimension heads with clause-level evidence."""
-        if self.model.seg is None or not self.config.clause_weight:
-            return probs
+    def clause_evidence(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
+        """Pooled clause-level distributions per text (dimensions and emotion, without 'none')."""
         segs, owner = [], []
         for i, t in enumerate(texts):
             for sgm in segments.split(t):
                 segs.append(sgm)
                 owner.append(i)
-        sp = self.model.seg.predict_proba(self.encoder.encode(segs))
-        pooled = segments.pool(sp, np.asarray(owner), len(texts))
+        sp = self.model.seg.predict_proba(self.model.encode(self.encoder, segs))
+        return segments.pool(sp, np.asarray(owner), len(texts))
+
+    def dimension_probs(self, texts: Sequence[str], probs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """Combine whole-text heads with clause-level evidence."""
+        if self.model.seg is None or not self.config.clause_weight:
+            return probs
+        pooled = self.clause_evidence(texts)
         out = dict(probs)
         for d in pooled:
             if d == "emotion":
-                a, b = 1.0, self.config.clause_emotion_weight
+                a, b = self.config.text_emotion_weight, self.config.clause_emotion_weight
             else:
                 a, b = self.config.text_dim_weight, self.config.clause_weight
             logp = a * np.log(probs[d] + 1e-9) + b * np.log(pooled[d] + 1e-9)
@@ -239,7 +260,7 @@ class Mapper:
         out: list[Mapping] = []
         for s in range(0, len(texts), batch_size):
             chunk = texts[s: s + batch_size]
-            post = self.condition_scores(self.encoder.encode(chunk), chunk)
+            post = self.condition_scores(self.model.encode(self.encoder, chunk), chunk)
             best = post.argmax(axis=1)
             for text, j, p in zip(chunk, best, post):
                 out.append(self._mapping(text, int(j), float(p[j]), seed))
@@ -257,15 +278,18 @@ class Mapper:
                        condition_id=cid, instruction=instruction, confidence=round(conf, 4))
 
 
-def cached_anchor_vectors(encoder: Encoder) -> np.ndarray:
-    key = hashlib.sha1(f"{encoder.name}|{anchors_hash()}".encode()).hexdigest()[:16]
+def cached_anchor_vectors(encoder: Encoder, token_weights: np.ndarray | None = None) -> np.ndarray:
+    tw = "" if token_weights is None else hashlib.sha1(np.ascontiguousarray(token_weights).tobytes()).hexdigest()[:12]
+    key = hashlib.sha1(f"{encoder.name}|{anchors_hash()}|{tw}".encode()).hexdigest()[:16]
     path = cache_dir() / f"anchors-{key}.npy"
     if path.exists():
         try:
             return np.load(path)
         except (OSError, ValueError):
             pass
-    vecs = encoder.encode([a.text for a in anchors_mod.load_anchors()]).astype(np.float32)
+    texts = [a.text for a in anchors_mod.load_anchors()]
+    vecs = (encoder.encode(texts) if token_weights is None else
+            encoder.encode(texts, token_weights=token_weights)).astype(np.float32)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
