@@ -80,31 +80,27 @@ def mean(values: Iterable[Optional[Number]]) -> Optional[float]:
     return math.fsum(float(v) for v in vals) / len(vals)
 
 
+def _mean_over_tasks(counts: Iterable[tuple[int, int]], k: int, metric) -> tuple[Optional[float], int]:
+    vals, left_out = [], 0
+    for n, c in counts:
+        if n == 0:
+            continue
+        if n < k:
+            left_out += 1
+            continue
+        vals.append(metric(n, c, k))
+    return mean(vals), left_out
+
+
 def mean_pass_hat_k(counts: Iterable[tuple[int, int]], k: int) -> tuple[Optional[float], int]:
     """Mean Pass^k over tasks given as (n, c); returns (mean or None, number of tasks left out with n < k).
 
     Tasks with n == 0 (no completed trial at all) are neither averaged nor counted as left out:
     they are missing cells, reported separately.
     """
-    vals, left_out = [], 0
-    for n, c in counts:
-        if n == 0:
-            continue
-        if n < k:
-            left_out += 1
-            continue
-        vals.append(pass_hat_k_exact(n, c, k))
-    return mean(vals), left_out
+    return _mean_over_tasks(counts, k, pass_hat_k_exact)
 
 
 def mean_pass_at_k(counts: Iterable[tuple[int, int]], k: int) -> tuple[Optional[float], int]:
     """Mean pass@k over tasks given as (n, c); same conventions as :func:`mean_pass_hat_k`."""
-    vals, left_out = [], 0
-    for n, c in counts:
-        if n == 0:
-            continue
-        if n < k:
-            left_out += 1
-            continue
-        vals.append(pass_at_k_exact(n, c, k))
-    return mean(vals), left_out
+    return _mean_over_tasks(counts, k, pass_at_k_exact)
