@@ -24,3 +24,15 @@ def test_tasks_carry_an_anchor_of_their_condition_and_a_neutral_twin(name):
             assert t.emotion_instruction in t.user_instruction("emotion")
             assert t.emotion_instruction not in t.user_instruction("neutral")
             assert t.user_instruction("neutral") == t.instruction
+
+
+@pytest.mark.parametrize("name", available())
+def test_intent_details_are_in_the_users_own_voice(name):
+    """The scripted user says details verbatim when asked, so they must not address the user."""
+    import re
+
+    for split in ("test", "train"):
+        for t in get_domain(name).tasks(split):
+            for intent in t.scenario.intents:
+                for d in [intent.request, *intent.details]:
+                    assert not re.search(r"\b(you|your|yourself)\b", d, re.I), (t.id, d)

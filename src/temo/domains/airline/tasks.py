@@ -13,6 +13,8 @@ Test and training tasks use disjoint sets of users, so their reference action li
 """
 from __future__ import annotations
 
+import re
+
 import hashlib
 import json
 import random
@@ -60,6 +62,19 @@ WEIGHTS = {"cancel": 2.0, "bags": 2.0, "change_date": 2.0, "upgrade": 1.5, "pass
 
 # ---- assembling tasks ----------------------------------------------------------------------
 
+
+_VOICE = [(r"\bYou want\b", "I want"), (r"\byou want\b", "I want"), (r"\bYou do\b", "I do"),
+          (r"\bYou ask\b", "I ask"), (r"\byou and\b", "me and"), (r"\bjust you\b", "just me"), (r"\byourself\b", "myself"),
+          (r"\bYour\b", "My"), (r"\byour\b", "my")]
+
+
+def first_person(detail: str) -> str:
+    """Details are what the user says when asked, so they are in the user's own voice
+    ("I want to add 2 bags", "Pay with my Visa"); the plans write them as instructions."""
+    for pattern, repl in _VOICE:
+        detail = re.sub(pattern, repl, detail)
+    return detail
+
 def _split_of(user_id: str) -> str:
     """Users are split 40/60 between test and training tasks, so the splits never share an action list."""
     return "test" if int(hashlib.sha256(user_id.encode()).hexdigest(), 16) % 5 < 2 else "train"
@@ -101,7 +116,7 @@ def _task(ctx: Ctx, plans: list[Plan], split: str, i: int, cond: EmotionConditio
                 key, j = f"{base}_{j}", j + 1
             taken.add(key)
             known.append(Fact(key=key, value=value, aliases=ALIASES[base], intent=k))
-        intents.append(Intent(request=p.request, details=p.details))
+        intents.append(Intent(request=p.request, details=[first_person(d) for d in p.details]))
     u = ctx.user
     persona = (f"{u['name']['first_name']} {u['name']['last_name']}, {u['membership']} member of {R.AIRLINE}, "
                f"lives in {u['address']['city']}")
