@@ -22,7 +22,7 @@ from temo.agents.registry import create_agent
 from temo.core import RoleConfig
 from temo.domains import available, get_domain
 from temo.env import Environment, Store
-from temo.harness.grader import gold_hash, grade
+from temo.harness.grader import gold_hash
 from temo.harness.orchestrator import run_episode
 from temo.users.base import UserContext
 from temo.users.registry import create_user

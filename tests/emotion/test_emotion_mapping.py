@@ -1,6 +1,5 @@
 """Mapping: determinism, batch == single, bad input, accuracy floor on the free-form set."""
 import json
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
 
 from temo.agents.base import AgentContext
 from temo.agents.registry import create_agent

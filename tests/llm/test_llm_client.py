@@ -7,7 +7,7 @@ import time
 
 import pytest
 from llm_helpers import llm_role
-from llm_fake_server import Fault, call, reply
+from llm_fake_server import Fault, reply
 
 from temo.core import InfrastructureError, RoleConfig
 from temo.llm import LLMClient, LLMConfigError, LLMRequestRejected, LLMSettings, parse_message, split_think

@@ -46,7 +46,6 @@ class PlanAgent:
         self.pos = 0
         self.usage = Usage()
         self._calls = 0
-        self._declined = False
         self.after = after or "Is there anything else I can help you with?"
 
     def _tool_message(self, actions: list[Action]) -> Message:

@@ -38,7 +38,7 @@ def _redundant(ctx: AgentContext) -> PlanAgent:
             out.append(step)
             given.extend(step.facts)
             continue
-        if step.kind in ("tools", "confirm") or (step.kind == "write" and (not out or out[-1].kind != "confirm")):
+        if step.kind in ("tools", "confirm"):  # every write follows its confirmation
             for action in (step.actions if step.kind == "tools" else [None]):
                 if given:
                     key = given[n % len(given)]

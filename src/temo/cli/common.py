@@ -18,5 +18,18 @@ def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
 
 
+def load_run(path):
+    """(store, config, records) of a run directory, or exit 2 with one line saying what is wrong."""
+    from ..harness.runstore import RunStore, RunStoreError
+
+    store = RunStore(path)
+    try:
+        return store, store.load_config(), list(store.records())
+    except RunStoreError as e:
+        fail(" ".join(str(e).split()))
+    except OSError as e:
+        fail(f"{path}: cannot read ({e})")
+
+
 def split_csv(value: str | None) -> list[str]:
     return [v.strip() for v in (value or "").split(",") if v.strip()]

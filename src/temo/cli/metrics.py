@@ -6,7 +6,7 @@ from typing import Any, Optional
 
 import typer
 
-from .common import fail, print_json
+from .common import fail, load_run, print_json
 
 REFERENCE_USER_WARNING = (
     "user simulator differs from the paper's reference (Qwen3-235B-A22B-Instruct-2507, temperature 0); "
@@ -29,21 +29,13 @@ def _role_facts(role: Any) -> dict[str, Any]:
 
 
 def _load_run(path: Path, domain: Optional[str]) -> dict[str, Any]:
-    from ..harness.runstore import RunStore, RunStoreError
     from ..metrics import summarize
 
     if not path.exists():
         fail(f"{path}: no such run directory")
     if path.is_file():
         fail(f"{path}: is a file, not a run directory; to score another tool's results use --import taubench {path}")
-    store = RunStore(path)
-    try:
-        config = store.load_config()
-        records = list(store.records())
-    except RunStoreError as e:
-        fail(_one_line(e))
-    except OSError as e:
-        fail(_one_line(f"{path}: cannot read ({e})"))
+    _, config, records = load_run(path)
     planned = config.cells()
     if domain is not None:
         if domain not in config.domains:

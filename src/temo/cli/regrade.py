@@ -5,7 +5,7 @@ from pathlib import Path
 
 import typer
 
-from .common import fail, print_json
+from .common import load_run, print_json
 
 
 def regrade_command(
@@ -21,17 +21,10 @@ def regrade_command(
     """
     from ..domains import get_domain
     from ..harness.grader import grade
-    from ..harness.runstore import RunStore, RunStoreError
+    from ..harness.runner import tasks_by_id
 
-    store = RunStore(run)
-    try:
-        config = store.load_config()
-        records = list(store.records())
-    except RunStoreError as e:
-        fail(str(e))
-    tasks = {}
-    for d in config.domains:
-        tasks.update({t.id: t for t in get_domain(d).tasks(config.split)})
+    store, config, records = load_run(run)
+    tasks = tasks_by_id(config.domains, config.split)
     changed, graded, skipped = [], 0, 0
     for rec in records:
         task = tasks.get(rec.task_id)

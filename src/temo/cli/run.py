@@ -100,7 +100,7 @@ def run_command(
     """
     from ..agents.registry import AgentSpecError, validate_agent_kind
     from ..domains import available
-    from ..harness.runner import build_config, execute, select_tasks
+    from ..harness.runner import build_config, select_tasks
     from ..harness.runstore import RunStore, RunStoreError
     from ..users.registry import UserSpecError, validate_user_kind
 

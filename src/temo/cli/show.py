@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from .common import fail, print_json
+from .common import fail, load_run, print_json
 
 
 def show_command(
@@ -24,14 +24,7 @@ def show_command(
 
       temo show runs/my-run retail-test-004__emotion__0
     """
-    from ..harness.runstore import RunStore, RunStoreError
-
-    store = RunStore(run)
-    try:
-        store.load_config()
-        records = list(store.records())
-    except RunStoreError as e:
-        fail(str(e))
+    _, _, records = load_run(run)
     if cell is None:
         rows = [r for r in records if not failed or not (r.reward and r.reward.reward == 1)]
         if json_out:

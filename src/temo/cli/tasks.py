@@ -1,8 +1,6 @@
 """`temo tasks`: inspect task sets."""
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 
 from .common import fail, print_json

@@ -22,7 +22,7 @@ import numpy as np
 from temo.core.taxonomy import EMOTIONS, FAMILY_OF
 
 from . import lexicon_feeling as LF
-from . import segments, synth
+from . import synth
 
 EMOTION_HELD = 0.25
 DIM_HELD = 0.2

@@ -30,7 +30,7 @@ from temo.core.taxonomy import EMOTIONS, FAMILIES, FAMILY_OF, POLITENESS, TRUST,
 
 from . import anchors as anchors_mod
 from . import segments, synth, tokenweights
-from .classifier import HEADS, MultiHead, TrainConfig, labels_of
+from .classifier import MultiHead, TrainConfig, labels_of
 from .encoder import Encoder, get_encoder
 
 DATA_DIR = Path(__file__).resolve().parent / "data"

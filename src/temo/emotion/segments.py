@@ -15,14 +15,14 @@ import re
 
 import numpy as np
 
-from temo.core.taxonomy import EMOTIONS, POLITENESS, TRUST, URGENCY
+from temo.core.taxonomy import DIMENSIONS, EMOTIONS
 
 from . import cues
 from . import lexicon_anchor as LA
 from . import lexicon_feeling as LF
 from .synth import _fragment, plural
 
-DIMS: dict[str, tuple[str, ...]] = {"politeness": POLITENESS, "urgency": URGENCY, "trust": TRUST}
+DIMS = DIMENSIONS
 SEG_HEADS: dict[str, tuple[str, ...]] = {d: ("none",) + levels for d, levels in DIMS.items()}
 SEG_HEADS["emotion"] = ("none",) + EMOTIONS
 COMPOSED_PER_LEVEL = 150

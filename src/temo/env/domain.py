@@ -8,7 +8,6 @@ Each domain is one folder `temo/domains/<name>/` with the same files:
 from __future__ import annotations
 
 import importlib
-import json
 from functools import cached_property
 from pathlib import Path
 from typing import Any

@@ -30,6 +30,10 @@ def task_set_hash(tasks: list[Task]) -> str:
     return sha256_text("\n".join(canonical_json(t.model_dump(mode="json")) for t in tasks))
 
 
+def tasks_by_id(domains: list[str], split: str) -> dict[str, Task]:
+    return {t.id: t for d in domains for t in get_domain(d).tasks(split)}
+
+
 def select_tasks(domains: list[str], split: str, task_ids: Optional[list[str]] = None, limit: Optional[int] = None) -> dict[str, list[Task]]:
     """Tasks per domain, filtered by id and limited per domain. Raises ValueError on unknown ids."""
     out: dict[str, list[Task]] = {}
@@ -120,11 +124,7 @@ async def execute(
     """Run every planned cell that has no complete record yet. Safe to call again after a crash."""
     store.clean_temp()
     done = store.done_cells()
-    tasks: dict[str, Task] = {}
-    for d in config.domains:
-        by_id = {t.id: t for t in get_domain(d).tasks(config.split)}
-        for tid in config.task_ids.get(d, []):
-            tasks[tid] = by_id[tid]
+    tasks = tasks_by_id(config.domains, config.split)
     todo = [(tid, arm, trial) for _, tid, arm, trial in config.cells() if f"{tid}__{arm}__{trial}" not in done]
     if on_start:
         on_start(len(config.cells()), len(config.cells()) - len(todo))

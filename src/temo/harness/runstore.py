@@ -11,11 +11,10 @@ ended in an infrastructure error.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator
 
 from pydantic import BaseModel, Field
 
@@ -134,6 +133,3 @@ class RunStore:
                 n += 1
         return n
 
-
-def config_json(config: RunConfig) -> dict[str, Any]:
-    return json.loads(config.model_dump_json())

@@ -14,7 +14,7 @@ It reads only the agent's visible words and:
 from __future__ import annotations
 
 import re
-from typing import Any, Optional
+from typing import Any
 
 from ..core import Fact, RoleConfig, Task, Usage
 from ..core.phrases import asks_confirmation
