@@ -5,7 +5,7 @@ given their situation. The mapper must understand such text, not only the anchor
 wording, so the classifier heads are also trained on descriptions composed from these lexicons:
 cue words and phrases per fine emotion and per dimension level, and situation clauses per
 domain. All prose here was written for this project. The hand-written evaluation set
-(data/feelings_eval.jsonl) was written separately and is never used for training.
+(data/eval/) was written separately and is never used for training.
 """
 from __future__ import annotations
 
