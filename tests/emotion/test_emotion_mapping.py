@@ -98,8 +98,8 @@ FLOORS = [
     ("lead3", 40, 0.63, 0.59, 0.88, 0.81, 0.79),
     # written by three other authors who never saw the model, its lexicons or its training data
     ("blind_a", 100, 0.89, 0.83, 0.89, 0.77, 0.80),
-    ("blind_b", 100, 0.81, 0.72, 0.87, 0.84, 0.82),
-    ("blind_c", 100, 0.79, 0.74, 0.89, 0.81, 0.81),
+    ("blind_b", 100, 0.84, 0.76, 0.87, 0.82, 0.81),
+    ("blind_c", 100, 0.81, 0.75, 0.89, 0.82, 0.81),
 ]
 
 
@@ -128,7 +128,7 @@ def test_blind_sets_meet_the_goals():
 
 def test_training_and_evaluation_feelings_never_overlap():
     train = {r["text"] for r in load_labelled(WRITTEN_FILE)}
-    assert len(train) >= 2000
+    assert len(train) >= 3900
     for name in EVAL_SETS:
         assert not train & {r["text"] for r in load_labelled(eval_path(name))}, name
 

@@ -37,7 +37,7 @@ DATA_DIR = Path(__file__).resolve().parent / "data"
 SHIPPED_MODEL = DATA_DIR / "model_static.npz"
 TRAIN_SEED = 0
 SYNTH_PER_CONDITION = 50
-# Hand-written third-person feelings (``data/feelings_train.jsonl``: 2,640 by eight authors, none of
+# Hand-written third-person feelings (``data/feelings_train.jsonl``: 3,960 by twelve authors, none of
 # whom wrote an evaluation set). Few next to the 35,640 anchors and synthetic feelings, so each
 # counts this many times in the loss (chosen by leave-one-author-out: ``evaluate --cross-author``).
 WRITTEN_FILE = DATA_DIR / "feelings_train.jsonl"
