@@ -183,3 +183,28 @@ def test_token_weights_mute_situation_words():
     for situation in ("the", "is", "order", "account"):
         for cue in ("calm", "pleased", "curt", "hurry", "doubts"):
             assert tw[vocab[situation]] < 0.5 < tw[vocab[cue]]
+
+
+def test_evaluate_reports_a_set_and_names_a_bad_line(tmp_path, capsys):
+    from temo.emotion.evaluate import main as evaluate
+
+    assert evaluate(["--set", "blind_a", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["blind_a"]["n"] == 110 and 0 <= out["blind_a"]["family"] <= 1
+    good = {"text": "The caller is calm and in no hurry.", "emotion": "peace", "politeness": "warm",
+            "urgency": "low", "trust": "trusting"}
+    bad = tmp_path / "mine.jsonl"
+    bad.write_text(json.dumps(good) + "\n" + json.dumps({**good, "emotion": "joy"}) + "\n")
+    assert evaluate(["--file", str(bad)]) == 2
+    assert "line 2: unknown emotion 'joy'" in capsys.readouterr().err
+    bad.write_text(json.dumps(good) + "\n{not json\n")
+    assert evaluate(["--file", str(bad)]) == 2
+    assert "line 2: not valid JSON" in capsys.readouterr().err
+
+
+def test_shipped_weights_match_the_training_data():
+    """The shipped model records the hashes it was trained on; a stale model would be retrained."""
+    from temo.emotion.mapper import SHIPPED_MODEL, anchors_hash, load_model, written_hash
+
+    _, meta = load_model(SHIPPED_MODEL)
+    assert meta["anchors"] == anchors_hash() and meta["written"] == written_hash()
