@@ -3,7 +3,7 @@
     python -m temo.emotion.evaluate                    # every shipped free-form set (shipped model)
     python -m temo.emotion.evaluate --set blind_a      # one set (repeatable)
     python -m temo.emotion.evaluate --anchors          # + held-out anchor sentences (retrains, ~2 min)
-    python -m temo.emotion.evaluate --cross-author     # + leave-one-author-out on the training feelings (~3 min)
+    python -m temo.emotion.evaluate --cross-author     # + leave-one-author-out on the training feelings (~4 min)
     python -m temo.emotion.evaluate --file my.jsonl    # your own labelled feelings
     python -m temo.emotion.evaluate --json --errors
 
@@ -24,9 +24,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from temo.core.taxonomy import FAMILY_OF
+from .labelled import FIELDS, load_labelled  # noqa: F401  (load_labelled: part of this module's API)
 
-FIELDS = ("family", "emotion", "politeness", "urgency", "trust")
 EVAL_DIR = Path(__file__).resolve().parent / "data" / "eval"
 EVAL_SETS: dict[str, str] = {
     "lead1": "110, the paper's feeling-generator style; by the author of the training lexicons",
@@ -40,28 +39,6 @@ EVAL_SETS: dict[str, str] = {
 
 def eval_path(name: str) -> Path:
     return EVAL_DIR / f"{name}.jsonl"
-
-
-def load_labelled(path: Path) -> list[dict]:
-    """Labelled feelings; a bad line raises ValueError naming its line number and what is wrong."""
-    rows = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            d = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise ValueError(f"line {n}: not valid JSON ({e.msg})") from None
-        missing = [f for f in ("text",) + FIELDS[1:] if not isinstance(d, dict) or not d.get(f)]
-        if missing:
-            raise ValueError(f"line {n}: missing field(s) {', '.join(missing)}")
-        if d["emotion"] not in FAMILY_OF:
-            raise ValueError(f"line {n}: unknown emotion {d['emotion']!r}")
-        d.setdefault("family", FAMILY_OF[d["emotion"]])
-        rows.append(d)
-    if not rows:
-        raise ValueError("no labelled feelings in the file")
-    return rows
 
 
 def score(rows: list[dict], preds) -> dict:
@@ -150,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--file", type=Path, action="append", default=None, help="your own labelled feelings (repeatable)")
     ap.add_argument("--anchors", action="store_true", help="also evaluate on held-out anchor sentences (retrains)")
     ap.add_argument("--cross-author", action="store_true",
-                    help="also leave-one-author-out on the hand-written training feelings (retrains once per author, ~3 min)")
+                    help="also leave-one-author-out on the hand-written training feelings (retrains once per author, ~4 min)")
     ap.add_argument("--encoder", default=None, help="static (default), minilm or openai")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--errors", action="store_true", help="print every mis-mapped feeling")

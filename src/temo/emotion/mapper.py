@@ -32,6 +32,7 @@ from . import anchors as anchors_mod
 from . import segments, synth, tokenweights
 from .classifier import MultiHead, TrainConfig, labels_of
 from .encoder import Encoder, get_encoder
+from .labelled import load_labelled
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 SHIPPED_MODEL = DATA_DIR / "model_static.npz"
@@ -118,14 +119,9 @@ def load_written(path: Path | None = None, authors: frozenset[str] | None = None
     path = path or WRITTEN_FILE
     if not path.exists():
         return []
-    out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            d = json.loads(line)
-            if authors is None or d.get("author") in authors:
-                out.append((d["text"], EmotionCondition(emotion=d["emotion"], politeness=d["politeness"],
-                                                        urgency=d["urgency"], trust=d["trust"])))
-    return out
+    return [(d["text"], EmotionCondition(emotion=d["emotion"], politeness=d["politeness"],
+                                         urgency=d["urgency"], trust=d["trust"]))
+            for d in load_labelled(path) if authors is None or d.get("author") in authors]
 
 
 def training_corpus(seed: int = TRAIN_SEED, n_synth: int | None = None, anchor_filter=None,

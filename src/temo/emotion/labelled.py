@@ -1,0 +1,32 @@
+"""Labelled feelings on disk: one JSON object per line with text, emotion, politeness, urgency,
+trust (family optional; other fields such as author, domain and style are kept)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from temo.core.taxonomy import FAMILY_OF
+
+FIELDS = ("family", "emotion", "politeness", "urgency", "trust")
+
+
+def load_labelled(path: Path) -> list[dict]:
+    """Labelled feelings; a bad line raises ValueError naming its line number and what is wrong."""
+    rows = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            d = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"line {n}: not valid JSON ({e.msg})") from None
+        missing = [f for f in ("text",) + FIELDS[1:] if not isinstance(d, dict) or not d.get(f)]
+        if missing:
+            raise ValueError(f"line {n}: missing field(s) {', '.join(missing)}")
+        if d["emotion"] not in FAMILY_OF:
+            raise ValueError(f"line {n}: unknown emotion {d['emotion']!r}")
+        d.setdefault("family", FAMILY_OF[d["emotion"]])
+        rows.append(d)
+    if not rows:
+        raise ValueError("no labelled feelings in the file")
+    return rows
