@@ -8,7 +8,7 @@ pytest.importorskip("tokenizers", reason="the static encoder needs `tokenizers` 
 
 from temo.cli.emotion import app  # noqa: E402
 from temo.emotion import anchors_for, get_mapper, map_feeling, map_feelings  # noqa: E402
-from temo.emotion.evaluate import EVAL_SETS, eval_freeform, eval_path, load_labelled, score  # noqa: E402
+from temo.emotion.evaluate import EVAL_SETS, FIELDS, eval_freeform, eval_path, load_labelled, score  # noqa: E402
 from temo.emotion.mapper import WRITTEN_FILE  # noqa: E402
 
 runner = CliRunner()
@@ -108,7 +108,7 @@ def test_accuracy_floor_on_freeform_sets(name, n, floors):
     res, rows, _ = eval_freeform(eval_path(name), get_mapper())
     assert res["n"] >= n
     assert len({r["emotion"] for r in rows}) == 22
-    for field, floor in zip(("family", "emotion", "politeness", "urgency", "trust"), floors):
+    for field, floor in zip(FIELDS, floors):
         assert res[field] >= floor, (field, res)
 
 
@@ -197,6 +197,9 @@ def test_evaluate_reports_a_set_and_names_a_bad_line(tmp_path, capsys):
     bad.write_text(json.dumps(good) + "\n" + json.dumps({**good, "emotion": "joy"}) + "\n")
     assert evaluate(["--file", str(bad)]) == 2
     assert "line 2: unknown emotion 'joy'" in capsys.readouterr().err
+    bad.write_text(json.dumps({**good, "urgency": "asap"}) + "\n")
+    assert evaluate(["--file", str(bad)]) == 2
+    assert "line 1: urgency must be one of low, moderate, high" in capsys.readouterr().err
     bad.write_text(json.dumps(good) + "\n{not json\n")
     assert evaluate(["--file", str(bad)]) == 2
     assert "line 2: not valid JSON" in capsys.readouterr().err

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from temo.core.taxonomy import FAMILY_OF
+from temo.core.taxonomy import DIMENSIONS, FAMILY_OF
 
 FIELDS = ("family", "emotion", "politeness", "urgency", "trust")
 
@@ -25,7 +25,11 @@ def load_labelled(path: Path) -> list[dict]:
             raise ValueError(f"line {n}: missing field(s) {', '.join(missing)}")
         if d["emotion"] not in FAMILY_OF:
             raise ValueError(f"line {n}: unknown emotion {d['emotion']!r}")
-        d.setdefault("family", FAMILY_OF[d["emotion"]])
+        for dim, levels in DIMENSIONS.items():
+            if d[dim] not in levels:
+                raise ValueError(f"line {n}: {dim} must be one of {', '.join(levels)}, not {d[dim]!r}")
+        if d.setdefault("family", FAMILY_OF[d["emotion"]]) != FAMILY_OF[d["emotion"]]:
+            raise ValueError(f"line {n}: {d['emotion']} belongs to {FAMILY_OF[d['emotion']]}, not {d['family']}")
         rows.append(d)
     if not rows:
         raise ValueError("no labelled feelings in the file")
