@@ -1,0 +1,104 @@
+"""Seeded people for database generators: names, emails, phones, birth dates, addresses.
+
+Every function takes a ``random.Random`` so a generator stays deterministic for its seed.
+"""
+from __future__ import annotations
+
+import random
+from typing import Iterable
+
+FIRST_NAMES = (
+    "Aaliyah Aarav Abigail Adrian Aisha Alejandro Alex Amara Amelia Ana Andre Anika Aria Arjun Ava "
+    "Beatriz Benjamin Bianca Caleb Camila Carlos Carmen Chen Chloe Daniel Dario David Deepa Diego Dmitri "
+    "Elena Eli Elif Emma Ethan Eva Fatima Felix Fernando Freya Gabriel Grace Hana Hannah Harper Hassan "
+    "Ibrahim Imani Isabel Isaac Ivan Jamal James Jasmine Javier Jin Joao Jonah Julia Kai Kaito Keisha "
+    "Kenji Lakshmi Laura Layla Leo Liam Lina Lucas Lucia Luis Maya Mateo Mei Mia Miguel Mohamed Nadia "
+    "Naomi Nia Noah Nora Olivia Omar Oscar Priya Rafael Rahul Ravi Rosa Ruth Sakura Samuel Santiago Sara "
+    "Sebastian Sofia Sophie Tariq Thea Tomas Valentina Victor Wei Yara Yusuf Zara Zoe"
+).split()
+LAST_NAMES = (
+    "Abbott Adeyemi Agarwal Ahmed Alvarez Andersen Bauer Becker Bennett Brooks Campbell Castillo Chen "
+    "Clarke Cohen Costa Dang Davies Diaz Dubois Edwards Evans Fischer Flores Garcia Gomez Gonzalez Gupta "
+    "Hansen Harris Hernandez Hoang Hughes Ibrahim Ito Jackson Jensen Johnson Kaur Kelly Khan Kim Kowalski "
+    "Kumar Larsen Lee Lopez Martin Martinez Mehta Meyer Miller Mitchell Moreau Morris Mueller Murphy "
+    "Nakamura Nguyen Novak Okafor Olsen Ortiz Park Patel Perez Petrov Phillips Ramirez Reyes Rivera "
+    "Robinson Rossi Russo Sanchez Santos Schmidt Shah Silva Singh Smith Sokolov Suzuki Tanaka Taylor "
+    "Thomas Thompson Torres Tran Turner Walker Wang Watson Weber Williams Wilson Wright Yamamoto Yilmaz "
+    "Young Zhang"
+).split()
+CITIES = [  # (city, state, zip prefix)
+    ("Austin", "TX", "787"), ("Boston", "MA", "021"), ("Chicago", "IL", "606"), ("Denver", "CO", "802"),
+    ("Seattle", "WA", "981"), ("Portland", "OR", "972"), ("Phoenix", "AZ", "850"), ("Atlanta", "GA", "303"),
+    ("Miami", "FL", "331"), ("Nashville", "TN", "372"), ("Columbus", "OH", "432"), ("Charlotte", "NC", "282"),
+    ("San Diego", "CA", "921"), ("San Jose", "CA", "951"), ("Philadelphia", "PA", "191"), ("Houston", "TX", "770"),
+    ("Minneapolis", "MN", "554"), ("Detroit", "MI", "482"), ("Baltimore", "MD", "212"), ("Raleigh", "NC", "276"),
+    ("Salt Lake City", "UT", "841"), ("Kansas City", "MO", "641"), ("Pittsburgh", "PA", "152"),
+    ("Sacramento", "CA", "958"), ("Milwaukee", "WI", "532"), ("Albuquerque", "NM", "871"), ("Tucson", "AZ", "857"),
+    ("Omaha", "NE", "681"), ("Richmond", "VA", "232"), ("Madison", "WI", "537"),
+]
+STREETS = (
+    "Maple Oak Pine Cedar Elm Willow Birch Walnut Chestnut Spruce Lakeview Hillcrest Park Main River "
+    "Sunset Highland Meadow Forest Ridge Church Mill Spring Valley Washington Lincoln Jefferson Madison "
+    "Franklin Adams Grant"
+).split()
+STREET_KINDS = ["Street", "Avenue", "Road", "Lane", "Drive", "Court", "Boulevard", "Way", "Place"]
+EMAIL_DOMAINS = ["example.com", "example.org", "example.net", "mail.example.com"]
+PERSONAS = [
+    "a nurse who works night shifts", "a graduate student on a tight budget", "a small-business owner",
+    "a retired teacher who is careful with every detail", "a parent juggling work and two children",
+    "a software developer who likes things done precisely", "a keen hiker who is rarely at home",
+    "a freelance designer working from home", "a college athlete between training sessions",
+    "someone who has just moved to a new city", "a restaurant cook on a short break",
+    "a first-time customer", "a long-time customer who knows how things usually work",
+    "a busy lawyer between meetings", "a musician who travels for shows", "a pharmacist on a lunch break",
+    "a warehouse supervisor on an early shift", "a caregiver looking after an elderly parent",
+    "a high-school coach", "a delivery driver between routes", "an accountant in the middle of tax season",
+    "a researcher who is abroad for a conference", "a new parent who is short on sleep",
+    "a volunteer firefighter", "a farmer who rarely has time for phone calls",
+]
+
+
+def full_name(rng: random.Random) -> tuple[str, str]:
+    return rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
+
+
+def unique_names(rng: random.Random, n: int) -> list[tuple[str, str]]:
+    """``n`` distinct (first, last) pairs."""
+    seen: set[tuple[str, str]] = set()
+    out: list[tuple[str, str]] = []
+    while len(out) < n:
+        pair = full_name(rng)
+        if pair not in seen:
+            seen.add(pair)
+            out.append(pair)
+    return out
+
+
+def email(first: str, last: str, n: int, rng: random.Random) -> str:
+    """A unique-looking address; ``n`` (for example the row number) keeps it unique."""
+    return f"{first.lower()}.{last.lower()}{n}@{rng.choice(EMAIL_DOMAINS)}"
+
+
+def phone(rng: random.Random) -> str:
+    return f"{rng.randint(201, 989)}-555-{rng.randint(0, 9999):04d}"
+
+
+def birth_date(rng: random.Random, lo_year: int = 1945, hi_year: int = 2004) -> str:
+    return f"{rng.randint(lo_year, hi_year)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
+
+
+def address(rng: random.Random) -> dict[str, str]:
+    city, state, prefix = rng.choice(CITIES)
+    line2 = rng.choice(["", "", f"Apt {rng.randint(1, 999)}", f"Suite {rng.randint(100, 999)}", f"Unit {rng.randint(1, 60)}"])
+    return {
+        "address1": f"{rng.randint(10, 9999)} {rng.choice(STREETS)} {rng.choice(STREET_KINDS)}",
+        "address2": line2,
+        "city": city,
+        "state": state,
+        "country": "USA",
+        "zip": f"{prefix}{rng.randint(0, 99):02d}",
+    }
+
+
+def persona(rng: random.Random, extra: Iterable[str] = ()) -> str:
+    return rng.choice([*PERSONAS, *extra])
