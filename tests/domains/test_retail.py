@@ -8,11 +8,10 @@ import pytest
 
 from temo.core import Task
 from temo.domains import get_domain
-from temo.domains.build import build
 from temo.domains.retail import tools as retail_tools
 from temo.domains.retail.generate import build_database
 from temo.domains.retail.models import TABLE_MODELS
-from temo.domains.retail.tasks import split_of
+from temo.domains.kit.split import split_of
 from temo.env import GENERIC_TOOLS, Database, Environment, Store
 
 SPLITS = ("test", "train")
@@ -296,76 +295,7 @@ def test_policy_mentions_key_rules(domain):
         assert phrase in text, phrase
 
 
-def test_graph_shape(domain):
-    g = domain.graph
-    assert len(g.nodes) == 10 and len(g.edges) == 35
-    assert g.density == pytest.approx(35 / 90)
-    assert 0.25 <= g.density <= 0.43
-    edges = set(map(tuple, g.edges))
-    pairs = {frozenset(e) for e in edges}
-    both = sum(1 for p in pairs if all(e in edges for e in (tuple(p), tuple(p)[::-1])))
-    assert 0.34 <= both / len(pairs) <= 0.57
-    generic = {t.name for t in GENERIC_TOOLS}
-    assert not set(g.nodes) & (generic | set(retail_tools.AUTH_TOOLS))
-    writes = [r for r in g.roots if domain.tools[r].kind == "write"]
-    assert len(writes) > len(g.roots) / 2
-    assert set(WRITE_NAMES) <= set(g.nodes)
-
-
-def test_reference_transitions_follow_graph(domain, all_tasks):
-    """Consecutive graph-node calls in reference actions are edges of the graph."""
-    g = domain.graph
-    edges = set(map(tuple, g.edges))
-    for task in all_tasks:
-        seq = [a.name for a in task.actions if a.name in g.nodes]
-        seq = [x for i, x in enumerate(seq) if i == 0 or seq[i - 1] != x]  # repeated reads are one step
-        assert seq[0] in g.roots, task.id
-        for a, b in zip(seq, seq[1:]):
-            assert (a, b) in edges, (task.id, a, b)
-
-
 # ---------------------------------------------------------------------------- tasks
-
-
-def test_task_counts_and_shape(domain):
-    for split, count in (("test", 70), ("train", 100)):
-        tasks = domain.tasks(split)
-        assert len(tasks) == count
-        assert [t.id for t in tasks] == [f"retail-{split}-{i:03d}" for i in range(count)]
-        sizes = [len(t.scenario.intents) for t in tasks]
-        assert 0.3 <= sizes.count(1) / count <= 0.5
-        assert set(sizes) == {1, 2, 3}
-        kinds = {k for t in tasks for k in t.meta["intent_kinds"]}
-        assert kinds == {"cancel", "modify_address", "modify_payment", "modify_items", "return", "exchange", "user_address"}
-        for t in tasks:
-            assert t.split == split and t.domain == "retail"
-            assert 2 <= len(t.actions) <= 8
-            assert t.actions[0].name in retail_tools.AUTH_TOOLS
-            assert any(a.name in WRITE_NAMES for a in t.actions)
-            n = len(t.scenario.intents)
-            assert {a.intent for a in t.actions} == set(range(n))
-            for k in range(n):  # every intent has a write of its own
-                assert any(a.intent == k and a.name in WRITE_NAMES for a in t.actions), (t.id, k)
-            for f in t.scenario.known:
-                assert re.fullmatch(r"[a-z][a-z0-9_]*", f.key) and f.value and 0 <= f.intent < n
-                assert f.aliases
-            assert len({f.key for f in t.scenario.known}) == len(t.scenario.known)
-            assert t.instruction.startswith("You are ")
-            for intent in t.scenario.intents:
-                assert intent.request and intent.details
-
-
-def test_reference_actions_replay(domain, db, all_tasks):
-    for task in all_tasks:
-        env = env_for(domain, db)
-        h0 = env.store.hash()
-        for a in task.actions:
-            out = env.execute(a.name, a.arguments)
-            assert out.ok, (task.id, a.name, out.observation)
-        assert env.store.hash() != h0, task.id
-    # the frozen database was never mutated by the replays
-    assert Database(db.tables).base_hash == db.base_hash
-    assert Database(build_database(seed=0)).base_hash == db.base_hash
 
 
 def test_auth_arguments_are_facts(all_tasks):
@@ -377,25 +307,6 @@ def test_auth_arguments_are_facts(all_tasks):
         else:
             assert a.arguments == {"first_name": facts["first_name"], "last_name": facts["last_name"], "zip": facts["zip"]}
         assert [f.key for f in task.scenario.known if f.intent == 0][:1]
-
-
-def test_argument_provenance(domain, db, all_tasks):
-    """Every argument value is a fact, an enum value, or appears in an earlier action's observation."""
-    for task in all_tasks:
-        facts = {f.value for f in task.scenario.known}
-        env = env_for(domain, db)
-        observations: list[str] = []
-        for a in task.actions:
-            props = domain.tools[a.name].schema["parameters"]["properties"]
-            for arg, value in a.arguments.items():
-                enum = props[arg].get("enum", [])
-                for s in leaves(value):
-                    assert isinstance(s, str), (task.id, a.name, arg)
-                    token = json.dumps(s, ensure_ascii=False)
-                    ok = s in facts or s in enum or any(s == o or token in o for o in observations)
-                    assert ok, (task.id, a.name, arg, s)
-            out = env.execute(a.name, a.arguments)
-            observations.append(out.observation)
 
 
 def test_facts_are_needed_values(all_tasks):
@@ -428,18 +339,6 @@ def test_splits_are_disjoint(domain):
     assert len({sig(t) for t in test}) == len(test) and len({sig(t) for t in train}) == len(train)
     assert all(split_of(t.meta["user_id"]) == "test" for t in test)
     assert all(split_of(t.meta["user_id"]) == "train" for t in train)
-
-
-def test_data_files_match_the_code(domain):
-    built = build("retail", emotion=False)
-    for split in SPLITS:
-        fresh = [t.model_dump(mode="json", exclude={"emotion_instruction"}) for t in built["tasks"][split]]
-        stored = [t.model_dump(mode="json", exclude={"emotion_instruction"}) for t in domain.tasks(split)]
-        assert fresh == stored, f"tasks_{split}.jsonl is stale: run python -m temo.domains.build retail"
-    assert Database(built["dbs"]["db"]).base_hash == domain.database("test").base_hash
-
-
-# ---------------------------------------------------------------------------- a tiny hand-made world
 
 
 def _tiny_world() -> Database:

@@ -1,4 +1,4 @@
-"""The benchmark notices each injected flaw, on the real retail and airline tasks."""
+"""The benchmark notices each injected flaw, on every built domain's real test tasks."""
 from __future__ import annotations
 
 import asyncio
@@ -10,12 +10,12 @@ import pytest
 from temo.agents.base import AgentContext
 from temo.agents.registry import create_agent
 from temo.core import RoleConfig
-from temo.domains import get_domain
+from temo.domains import available, get_domain
 from temo.harness.orchestrator import run_episode
 from temo.users.base import UserContext
 from temo.users.registry import create_user
 
-DOMAINS = ["retail", "airline"]
+DOMAINS = [d for d in available() if get_domain(d).tasks("test")]
 
 
 def play_all(domain_name: str, agent: str, arm: str = "emotion"):
@@ -59,6 +59,8 @@ def test_redundant_questions_make_users_quit_more_when_angry_or_urgent(domain):
     for (task, r), q in zip(results, quit_):
         by_family[task.emotion.family].append(q)
         by_urgency[task.emotion.urgency].append(q)
+    if domain not in ("retail", "airline"):
+        return  # the condition effects are checked where there are 70 tasks; every domain must make users quit
     assert rate(by_family["anger"]) > rate(by_family["enjoyment"])
     assert rate(by_family["anger"]) > rate(by_family["sadness"])
     assert rate(by_urgency["high"]) > rate(by_urgency["low"])
@@ -66,14 +68,16 @@ def test_redundant_questions_make_users_quit_more_when_angry_or_urgent(domain):
 
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_wrong_argument_fails_grading(domain):
-    results = play_all(domain, "probe:wrong-argument")
+    writes = {n for n, t in get_domain(domain).tools.items() if t.kind == "write"}
+    results = [(t, r) for t, r in play_all(domain, "probe:wrong-argument") if any(a.name in writes for a in t.actions)]
     assert rate([r.reward.reward == 1 for _, r in results]) < 0.1
     assert all(not r.reward.state_match for _, r in results if r.reward.reward != 1)
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_skip_confirmation_is_recorded_as_a_policy_violation(domain):
-    results = play_all(domain, "probe:skip-confirmation")
+    writes = {n for n, t in get_domain(domain).tools.items() if t.kind == "write"}
+    results = [(t, r) for t, r in play_all(domain, "probe:skip-confirmation") if any(a.name in writes for a in t.actions)]
     assert all(any(v.rule == "confirm_before_write" for v in r.violations) for _, r in results)
     assert all(r.reward.reward == 1 for _, r in results)  # grading alone could not see it
 
@@ -81,4 +85,5 @@ def test_skip_confirmation_is_recorded_as_a_policy_violation(domain):
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_early_stop_fails_grading(domain):
     results = play_all(domain, "probe:early-stop")
-    assert all(r.reward.reward == 0 and not r.reward.state_match for _, r in results)
+    assert all(r.reward.reward == 0 for _, r in results)
+    assert all(not r.reward.state_match or r.reward.missing_outputs for _, r in results)

@@ -108,6 +108,12 @@ def oracle_plan(ctx: AgentContext, actions: Optional[list[Action]] = None, confi
         ask = fact_request(ctx, i)
         if ask:
             steps.append(ask)
+        refusal = ctx.task.scenario.intents[i].refusal
+        if refusal:  # a request the policy forbids: decline, hold firm once, move on
+            steps.append(Step("say", f"I'm sorry, but I can't do that: {refusal}."))
+            steps.append(Step("say", f"I understand, but I cannot make an exception here: {refusal}. "
+                                     + intent_done(ctx, i, last=i == n_intents - 1).replace("That's done. ", "")))
+            continue
         reads: list[Action] = []
         for a in (a for a in actions if a.intent == i):
             if a.name in writes:

@@ -8,7 +8,8 @@ They show that the benchmark notices each kind of mistake:
   `confirm_before_write` policy violation (the state still matches, so grading alone cannot).
 - `wrong-argument`: one write is called with a wrong (but plausible) argument value. Caught by
   grading: the final state hash differs from the reference.
-- `early-stop`: stops before the last write and declares the work done. Caught by grading.
+- `early-stop`: stops before the last write (in a read-only task, before the last look-up) and declares the
+  work done. Caught by grading: the state, or a required output, is missing.
 """
 from __future__ import annotations
 
@@ -104,7 +105,9 @@ def _wrong_argument(ctx: AgentContext) -> PlanAgent:
 
 def _early_stop(ctx: AgentContext) -> PlanAgent:
     steps = oracle_plan(ctx)
-    last_write = max((i for i, s in enumerate(steps) if s.kind == "write"), default=len(steps))
+    last_write = max((i for i, s in enumerate(steps) if s.kind == "write"), default=None)
+    if last_write is None:  # a read-only task: stop before the last look-up, so its answer is never given
+        last_write = max((i for i, s in enumerate(steps) if s.kind == "tools"), default=len(steps))
     cut = last_write - 1 if last_write > 0 and steps[last_write - 1].kind == "confirm" else last_write
     out = steps[:cut] + [Step("say", "All done! Is there anything else I can help you with?")]
     return PlanAgent(ctx, out, after="I'm sorry, that's all I can do today. Have a nice day!")

@@ -23,10 +23,11 @@ _COMMANDS = [
     ("temo.cli.run", "run_command", "run"),
     ("temo.cli.metrics", "metrics_command", "metrics"),
     ("temo.cli.regrade", "regrade_command", "regrade"),
-    ("temo.cli.domains", "domains_command", "domains"),
     ("temo.cli.show", "show_command", "show"),
 ]
 _GROUPS = [
+    ("temo.cli.domains", "app", "domains", "The domains: tools, databases, tool graphs, task counts."),
+    ("temo.cli.tracer", "app", "tracer", "Tracer: build tasks from tool-graph walks (sample, ground, instruct, feel, condition, verify, build)."),
     ("temo.cli.tasks", "app", "tasks", "Inspect task sets."),
     ("temo.cli.emotion", "app", "emotion", "The emotion model: taxonomy, anchors, feeling-to-condition mapping."),
 ]

@@ -22,14 +22,21 @@ def describe(name: str) -> dict:
     }
 
 
+app = typer.Typer(invoke_without_command=True, help="The domains: tools, databases, tool graphs, task counts.")
+
+
+@app.callback()
 def domains_command(
+    ctx: typer.Context,
     names: str = typer.Option(None, "--domains", help="Comma-separated domains (default: all)."),
     json_out: bool = typer.Option(False, "--json", help="Print JSON (tools, entity counts, graph, task counts)."),
 ) -> None:
     """List the domains: tools (read/write), database entities, tool graph and task counts.
 
-    Example: temo domains --json
+    Examples: temo domains --json;  temo domains graph retail --out retail.svg
     """
+    if ctx.invoked_subcommand is not None:
+        return
     from ..domains import available
 
     chosen = split_csv(names) or available()
@@ -53,3 +60,44 @@ def domains_command(
         table.add_row(d["name"], str(kinds.count("read")), str(kinds.count("write")), ents,
                       f"{len(g['nodes'])}/{len(g['edges'])}/{len(g['roots'])}", f"{d['tasks']['test']}/{d['tasks']['train']}")
     Console().print(table)
+
+
+@app.command("graph")
+def graph_command(
+    name: str = typer.Argument(..., help="Domain name, e.g. retail."),
+    out: str = typer.Option(None, "--out", help="Write a picture: FILE.svg (or FILE.png with rsvg-convert/ImageMagick)."),
+    json_out: bool = typer.Option(False, "--json", help="Print nodes, edges, roots, density and bidirectional share."),
+) -> None:
+    """Draw or describe a domain's tool graph (read tools left, write tools right, roots in bold) and check it
+    against the paper's rules (sizes of Figure 14, density 0.25-0.43, 34-57% bidirectional pairs)."""
+    import json as _json
+    from pathlib import Path
+
+    from ..domains import available, get_domain
+    from ..tracer.graph import graph_json, validate, write_picture
+
+    if name not in available():
+        fail(f"NAME: unknown domain {name!r}; available: {', '.join(available())}")
+    dom = get_domain(name)
+    facts_path = Path(__file__).resolve().parents[3].parent / "shared" / "paper_facts.json"
+    want = None
+    if facts_path.exists():
+        want = _json.loads(facts_path.read_text()).get("domains", {}).get(name, {}).get("graph")
+    problems = validate(dom, want)
+    if out:
+        if not out.lower().endswith((".svg", ".png")):
+            fail("--out: give a file ending in .svg or .png")
+        try:
+            write_picture(dom, Path(out))
+        except RuntimeError as e:
+            fail(f"--out: {e}")
+    info = {**graph_json(dom), "problems": problems}
+    if json_out:
+        print_json(info)
+    else:
+        typer.echo(f"{name}: {len(info['nodes'])} tools, {len(info['edges'])} edges, {len(info['roots'])} roots, "
+                   f"density {info['density']}, bidirectional {info['bidirectional']}")
+        for p in problems:
+            typer.echo(f"  problem: {p}")
+        if out:
+            typer.echo(f"wrote {out}")

@@ -98,10 +98,16 @@ class Fact(BaseModel):
 
 
 class Intent(BaseModel):
-    """One thing the user wants done, in the user's own words (no internal ids)."""
+    """One thing the user wants done, in the user's own words (no internal ids).
+
+    A *policy challenge* is an intent the policy forbids: ``refusal`` says why the agent must decline
+    (the reference has no action for it) and ``press`` is what the user says when pushing back once.
+    """
 
     request: str
     details: list[str] = Field(default_factory=list)
+    refusal: str = ""
+    press: str = ""
 
 
 class UserScenario(BaseModel):

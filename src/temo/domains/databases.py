@@ -69,7 +69,8 @@ def check(name: str, built: dict[str, dict[str, Any]]) -> list[str]:
         path = folder / f"{stem}{suffix}"
         if not path.exists():
             problems.append(f"{path} is missing: run python -m temo.domains.databases {name}")
-        elif path.read_bytes() != data:
+        elif (gzip.decompress(path.read_bytes()) if suffix.endswith(".gz") else path.read_bytes()) != (
+                gzip.decompress(data) if suffix.endswith(".gz") else data):
             problems.append(f"{path} differs from a fresh generation: run python -m temo.domains.databases {name}")
     return problems
 

@@ -114,14 +114,22 @@ class Domain:
         return Store(self.database(split))
 
     def task_file(self, split: str) -> Path:
-        return self.folder / "data" / f"tasks_{split}.jsonl"
+        """``tasks_{split}.jsonl``, or its gzipped twin ``.jsonl.gz`` (training files are large)."""
+        plain = self.folder / "data" / f"tasks_{split}.jsonl"
+        packed = plain.with_name(plain.name + ".gz")
+        return packed if packed.exists() and not plain.exists() else plain
 
     def tasks(self, split: str = "test") -> list[Task]:
         if split not in self._tasks:
             path = self.task_file(split)
             out: list[Task] = []
             if path.exists():
-                for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                raw = path.read_bytes()
+                if path.suffix == ".gz":
+                    import gzip
+
+                    raw = gzip.decompress(raw)
+                for i, line in enumerate(raw.decode("utf-8").splitlines(), 1):
                     if line.strip():
                         try:
                             out.append(Task.model_validate_json(line))

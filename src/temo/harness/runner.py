@@ -82,6 +82,7 @@ def build_config(
         split=split,
         task_ids={d: [t.id for t in tasks[d]] for d in domains},
         task_set_hash=task_set_hash(all_tasks),
+        benchmark_versions=sorted({str(t.meta.get("benchmark_version", "untracked")) for t in all_tasks}),
         arms=arms,
         trials=trials,
         agent=agent,

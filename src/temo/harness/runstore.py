@@ -29,6 +29,7 @@ class RunConfig(BaseModel):
     split: str = "test"
     task_ids: dict[str, list[str]]  # per domain, in order
     task_set_hash: str
+    benchmark_versions: list[str] = Field(default_factory=list)  # Tracer build version of the tasks
     arms: list[str] = Field(default_factory=lambda: ["emotion"])
     trials: int = 3
     agent: RoleConfig

@@ -85,6 +85,7 @@ class ScriptedUser:
         self.initial_patience = self.patience
         self.revealed: set[str] = set()
         self.details_given: dict[int, int] = {}
+        self.pressed: set[int] = set()  # challenge intents the user has pushed back on
         self.intent = 0
         self.turns = 0
         self.log: list[str] = []  # why patience was spent, for debugging and tests
@@ -107,6 +108,8 @@ class ScriptedUser:
         words = _words(text)
         found: list[Fact] = []
         for fact in self.scenario.known:
+            if fact.intent > self.intent:  # a later request's facts are not on the user's mind yet
+                continue
             if any(f" {alias} " in words for alias in fact_aliases(fact)):
                 found.append(fact)
         return found
@@ -125,6 +128,11 @@ class ScriptedUser:
         text = agent_text or ""
         if self.turns == 1:  # answer the greeting with the first request
             return UserReply(self.voice.say(self.scenario.intents[0].request, first=True))
+
+        current = self.scenario.intents[self.intent]
+        if current.refusal and self.intent not in self.pressed and "?" not in text.replace("(yes/no)?", ""):
+            self.pressed.add(self.intent)  # a policy challenge: push back once when the agent declines
+            return UserReply(self.voice.say(current.press or "Are you sure? Can't you make an exception?"))
 
         if _DONE.search(text):
             if self.intent + 1 < len(self.scenario.intents):
