@@ -5,7 +5,7 @@ A domain folder imports what it needs from here instead of writing its own copy:
 - ``ids``: ``next_id(store, table, prefix, width)``, ids derived from the state (never random, never
   the clock), so replaying the same calls gives the same hash.
 - ``money``: ``money(x)`` rounds to cents; ``usd(x)`` formats ``$1,234.50``.
-- ``dates``: ``parse_date``, ``add_days``, ``days_between``, ``DateArg`` checks ``YYYY-MM-DD``.
+- ``dates``: ``parse_date`` and ``parse_time`` (a ToolError naming the expected format), ``add_days``, ``days_between``.
 - ``people``: seeded names, emails, phone numbers, addresses and personas for generators.
 - ``lookup``: ``require(store, table, key, what)`` raises a ``ToolError`` that says what to do;
   ``find_one_by(store, table, **fields)`` for identity look-ups.
