@@ -34,7 +34,11 @@ def test_references_follow_their_walks(name):
         for t in dom.tasks(split):
             assert t.actions[0].name in dom.auth_tools or not dom.auth_tools
             for k, walk in enumerate(t.meta["trace"]):
-                assert [a.name for a in t.actions if a.intent == k and a.name in dom.graph.nodes] == walk, t.id
+                names = [a.name for a in t.actions if a.intent == k and a.name in dom.graph.nodes]
+                if k == 0:  # an identity look-up that is also a graph node (movie) comes first
+                    while names and names[0] in dom.auth_tools and names[:len(walk)] != walk:
+                        names = names[1:]
+                assert names == walk, t.id
                 assert walk[0] in dom.graph.roots and all((a, b) in edges for a, b in zip(walk, walk[1:]))
 
 
