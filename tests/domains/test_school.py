@@ -1,9 +1,7 @@
 """School domain: database, tools and the rules they enforce, graph, grounding and the built tasks."""
 from __future__ import annotations
 
-import asyncio
 import json
-import random
 import re
 from collections import Counter
 
@@ -492,30 +490,3 @@ def test_candidate_users_need_what_the_trace_uses(db):
 
 
 # ------------------------------------------------------------------------------------------------ built tasks
-def play(domain, agent):
-    from temo.agents.base import AgentContext
-    from temo.agents.registry import create_agent
-    from temo.core import RoleConfig
-    from temo.harness.orchestrator import run_episode
-    from temo.users.base import UserContext
-    from temo.users.registry import create_user
-
-    async def go():
-        out = []
-        for i, task in enumerate(domain.tasks("test")):
-            actx = AgentContext(domain=domain, task=task, split="test", arm="emotion", trial=0, seed=i, rng=random.Random(i))
-            uctx = UserContext(task=task, arm="emotion", trial=0, seed=i, rng=random.Random(-i))
-            out.append((task, await run_episode(domain, task, "emotion", 0, i, create_agent(RoleConfig(kind=agent), actx),
-                                                create_user(RoleConfig(kind="scripted"), uctx))))
-        return out
-
-    return asyncio.run(go())
-
-
-def test_oracle_solves_every_task_and_probes_are_caught(domain):
-    assert len(domain.tasks("test")) == 50 and len(domain.tasks("train")) == 333
-    results = play(domain, "oracle")
-    assert [(t.id, r.reward.reward) for t, r in results if r.reward.reward != 1 or r.violations] == []
-    for probe in ("wrong-argument", "early-stop"):
-        assert all(r.reward.reward != 1 for _, r in play(domain, f"probe:{probe}")), probe
-    assert all(r.violations for _, r in play(domain, "probe:skip-confirmation"))

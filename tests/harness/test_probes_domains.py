@@ -18,13 +18,16 @@ from temo.users.registry import create_user
 DOMAINS = [d for d in available() if get_domain(d).tasks("test")]
 
 
-def play_all(domain_name: str, agent: str, arm: str = "emotion"):
+def play_all(domain_name: str, agent: str, arm: str = "emotion", split: str = "test", limit: int | None = None):
     dom = get_domain(domain_name)
+    tasks = dom.tasks(split)
+    if limit is not None:
+        tasks = random.Random(0).sample(tasks, min(limit, len(tasks)))
 
     async def go():
         out = []
-        for i, task in enumerate(dom.tasks("test")):
-            actx = AgentContext(domain=dom, task=task, split="test", arm=arm, trial=0, seed=i, rng=random.Random(i))
+        for i, task in enumerate(tasks):
+            actx = AgentContext(domain=dom, task=task, split=split, arm=arm, trial=0, seed=i, rng=random.Random(i))
             uctx = UserContext(task=task, arm=arm, trial=0, seed=i, rng=random.Random(-i))
             out.append((task, await run_episode(dom, task, arm, 0, i, create_agent(RoleConfig(kind=agent), actx),
                                                 create_user(RoleConfig(kind="scripted"), uctx))))
@@ -41,6 +44,13 @@ def test_oracle_solves_every_task_without_violations(domain, arm):
     assert failures == []
     assert all(not r.violations for _, r in results)
     assert all(r.termination == "user_stop" for _, r in results)
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_oracle_solves_sampled_training_tasks(domain):
+    """Every training task is checked by `temo run --split train` in the release check; the suite samples."""
+    results = play_all(domain, "oracle", "emotion", split="train", limit=60)
+    assert [(t.id, r.termination) for t, r in results if r.reward.reward != 1 or r.violations] == []
 
 
 def rate(xs):
