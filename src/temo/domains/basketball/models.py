@@ -18,22 +18,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+
+from temo.domains.kit.records import Name, Strict as _Strict
 
 GAME_STATUSES = ("scheduled", "in_progress", "final", "postponed")
 GameStatus = Literal["scheduled", "in_progress", "final", "postponed"]
 EventType = Literal["2PT", "3PT", "FT"]
 Position = Literal["PG", "SG", "SF", "PF", "C"]
 ContractSource = Literal["draft", "trade", "free agency"]
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Name(_Strict):
-    first_name: str
-    last_name: str
 
 
 class Address(_Strict):

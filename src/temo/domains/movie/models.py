@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
+from temo.domains.kit.records import Name, Strict as _Strict
 
 TicketType = Literal["adult", "child", "senior"]
 Format = Literal["2D", "3D", "IMAX", "Dolby"]
@@ -17,15 +18,6 @@ ShowStatus = Literal["scheduled", "canceled", "completed"]
 BookingStatus = Literal["confirmed", "canceled", "refunded"]
 DeliveryMethod = Literal["e-ticket", "box-office", "kiosk"]
 PaymentSource = Literal["card", "wallet", "cash", "gift_card"]
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Name(_Strict):
-    first_name: str
-    last_name: str
 
 
 class PaymentMethod(_Strict):

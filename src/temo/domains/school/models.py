@@ -7,21 +7,13 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from .rules import GradingOption, StudyLevel, TermName, Weekday
+from temo.domains.kit.records import Name, Strict as _Strict
 
 Time = str  # "HH:MM", 24 hours
 Date = str  # "YYYY-MM-DD"
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Name(_Strict):
-    first_name: str
-    last_name: str
 
 
 class Address(_Strict):

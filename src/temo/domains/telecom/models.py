@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints
+from temo.domains.kit.records import Name, Strict as _Strict
 
 ServiceCategory = Literal["mobile", "internet", "tv", "phone", "security"]
 DeviceCategory = Literal["mobile_phone", "networking", "tv", "phone", "security"]
@@ -17,15 +18,6 @@ Priority = Literal["low", "medium", "high", "urgent"]
 Cycle = Literal["monthly", "quarterly", "annual"]
 Method = Literal["credit_card", "bank_transfer"]
 Day = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$")]
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Name(_Strict):
-    first_name: str
-    last_name: str
 
 
 class Demographics(_Strict):

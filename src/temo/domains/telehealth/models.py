@@ -7,22 +7,14 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from .rules import AppointmentType, DeviceStatus, Specialty, Status
+from temo.domains.kit.records import Name, Strict as _Strict
 
 Date = str  # "YYYY-MM-DD"
 DATE = r"^\d{4}-\d{2}-\d{2}$"
 TIME = r"^\d{2}:\d{2}$"
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Name(_Strict):
-    first_name: str
-    last_name: str
 
 
 class Demographics(_Strict):
