@@ -131,11 +131,27 @@ def choose_flight(options: list[dict], pref: str, cabin: str) -> Optional[dict]:
     return ranked[0]
 
 
+_ROUTES: dict[int, dict[tuple[str, str], list[str]]] = {}
+
+
+def routes(store: Store) -> dict[tuple[str, str], list[str]]:
+    """Flight numbers by (origin, destination), in table order. Routes never change (no tool adds or
+    re-routes a flight), so one index per frozen database serves every store made from it."""
+    key = id(store.base)
+    if key not in _ROUTES:
+        index: dict[tuple[str, str], list[str]] = {}
+        for number, f in store.base.tables["flights"].items():
+            index.setdefault((f["origin"], f["destination"]), []).append(number)
+        _ROUTES[key] = index
+    return _ROUTES[key]
+
+
 def direct_options(ctx: Ctx, origin: str, dest: str, day: str, cabin: str, seats: int) -> list[dict]:
     """Nonstop flights on `day` with `seats` seats left in `cabin`, each with that day's prices."""
     out = []
-    for f in ctx.store.values("flights"):
-        if f["origin"] == origin and f["destination"] == dest:
+    for number in routes(ctx.store).get((origin, dest), ()):
+        f = ctx.store.get("flights", number)
+        if True:
             info = f["dates"].get(day, {})
             if info.get("status") == R.BOOKABLE and info["available_seats"][cabin] >= seats:
                 out.append({**f, "prices": info["prices"]})
