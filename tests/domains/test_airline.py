@@ -11,7 +11,7 @@ from temo.domains import get_domain
 from temo.domains.airline import rules as R
 from temo.domains.airline.models import MODELS
 from temo.domains.kit.split import split_of as _split_of
-from temo.env import GENERIC_TOOLS, Database, Environment, Store
+from temo.env import GENERIC_TOOLS, Environment, Store
 
 KEYS = {"users": "user_id", "airports": "code", "flights": "flight_number", "reservations": "reservation_id"}
 

@@ -484,12 +484,12 @@ def test_sampled_walks_ground_and_replay(domain, db):
     internal = grounder.internal_ids(db)
     traces = [t for t in sample(domain.graph, 80, 7, "bank")][:60]
     usage, drops = Counter(), Counter()
-    grounded = [r for r in (ground_trace(domain, grounder, db, t, usage, drops, 7, False, want_challenge=True)
+    grounded = [r for r in (ground_trace(domain, grounder, t, usage, drops, 7, want_challenge=True)
                             for t in traces) if r]
     assert len(grounded) >= 0.8 * len(traces), drops
     for rec in grounded:
         g = rec["grounded"]
-        store = Store(db)
+        store = Store(domain.database(rec["split"]))
         env = Environment(domain.tools, store)
         for a in g["actions"]:
             assert env.execute(a["name"], a["arguments"]).ok, a

@@ -383,7 +383,7 @@ def grounded(domain, db):
     usage, drops, out = collections.Counter(), collections.Counter(), []
     pool = sample(domain.graph, 120, 7, "basketball")[:60]
     for i, rec in enumerate(pool):
-        r = ground_trace(domain, GROUNDER, db, {**rec, "split": "test"}, usage, drops, 7, False,
+        r = ground_trace(domain, GROUNDER, {**rec, "split": "test"}, usage, drops, 7,
                          want_challenge=i % 2 == 0, max_users=20)
         if r is not None:
             out.append(r)

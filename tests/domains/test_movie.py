@@ -433,7 +433,7 @@ def test_graph_shape(domain):
 def grounded(domain):
     recs = sample(domain.graph, 70, seed=11, domain="movie")
     usage, drops = Counter(), Counter()
-    out = [(r, ground_trace(domain, GROUNDER, domain.database(r["split"]), r, usage, drops, seed=0, shared_db=False,
+    out = [(r, ground_trace(domain, GROUNDER, r, usage, drops, seed=0,
                             want_challenge=True, max_users=20)) for r in recs]
     return out, drops
 

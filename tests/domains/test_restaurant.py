@@ -455,7 +455,7 @@ _YOU = re.compile(r"\b(you|your|yourself)\b", re.I)
 def grounded(domain, db):
     pool = [t for t in sample(domain.graph, 600, 3, "restaurant") if t["split"] == "test"][:30]
     usage, drops = Counter(), Counter()
-    out = [ground_trace(domain, grounding.GROUNDER, db, rec, usage, drops, 0, False, want_challenge=True, max_users=12)
+    out = [ground_trace(domain, grounding.GROUNDER, rec, usage, drops, 0, want_challenge=True, max_users=12)
            for rec in pool]
     return pool, out, drops
 

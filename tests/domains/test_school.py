@@ -444,12 +444,12 @@ def test_sampled_walks_ground_and_replay(domain, db):
     internal = grounder.internal_ids(db)
     traces = sample(domain.graph, 80, 11, "school")[:60]
     usage, drops = Counter(), Counter()
-    grounded = [r for r in (ground_trace(domain, grounder, db, t, usage, drops, 11, False, want_challenge=True)
+    grounded = [r for r in (ground_trace(domain, grounder, t, usage, drops, 11, want_challenge=True)
                             for t in traces) if r]
     assert len(grounded) >= 0.75 * len(traces), drops
     for rec in grounded:
         g = rec["grounded"]
-        store = Store(db)
+        store = Store(domain.database(rec["split"]))
         env = Environment(domain.tools, store)
         for a in g["actions"]:
             assert env.execute(a["name"], a["arguments"]).ok, a

@@ -439,7 +439,7 @@ def test_sampled_walks_ground_and_replay(domain, split):
     internal = grounder.internal_ids(db)
     traces = [{**t, "split": split} for t in sample(domain.graph, 70, 3, "travel")[:60]]
     usage, drops = Counter(), Counter()
-    grounded = [r for r in (ground_trace(domain, grounder, db, t, usage, drops, 3, False, want_challenge=True, max_users=20)
+    grounded = [r for r in (ground_trace(domain, grounder, t, usage, drops, 3, want_challenge=True, max_users=20)
                             for t in traces) if r]
     assert len(grounded) >= 0.8 * len(traces), drops
     rules = Counter()

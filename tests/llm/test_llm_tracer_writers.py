@@ -21,7 +21,7 @@ def grounded(n: int) -> list[dict]:
     for rec in sample(dom.graph, 300, 3, "retail"):
         if rec["split"] != "test":
             continue
-        g = ground_trace(dom, grounder, dom.database("test"), rec, usage, drops, 0, True)
+        g = ground_trace(dom, grounder, rec, usage, drops, 0)
         if g:
             out.append(g)
         if len(out) == n:

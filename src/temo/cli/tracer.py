@@ -100,9 +100,7 @@ def ground_cmd(domain: str = typer.Option(..., "--domain"), inp: str = typer.Opt
     grounder = load_grounder(dom)
     usage, drops, kept = Counter(), Counter(), []
     for r in recs:
-        db = dom.database(r["split"])
-        shared = db is dom.database("test" if r["split"] == "train" else "train")
-        g = ground_trace(dom, grounder, db, r, usage, drops, seed, shared)
+        g = ground_trace(dom, grounder, r, usage, drops, seed)
         if g:
             kept.append(g)
             if count and len(kept) >= count:

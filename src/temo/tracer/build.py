@@ -82,7 +82,6 @@ def build_split(domain: Domain, split: str, count: int, seed: int, seen_actions:
     pool = [t for t in sampled(domain, seed) if t["split"] == split]
     random.Random(f"order:{domain.name}:{split}:{seed}").shuffle(pool)
     db = domain.database(split)
-    shared_db = db is domain.database("test" if split == "train" else "train")
     internal = grounder.internal_ids(db) if grounder.internal_ids else set()
     usage: Counter = Counter()
     drops: Counter = Counter()
@@ -95,7 +94,7 @@ def build_split(domain: Domain, split: str, count: int, seed: int, seen_actions:
             rec = {**rec, "id": rec["id"] if p == 0 else f"{rec['id']}.{p}"}
             tried += 1
             want_ch = len(kept) % CHALLENGE_EVERY[split] == CHALLENGE_EVERY[split] - 1
-            g = ground_trace(domain, grounder, db, rec, usage, drops, seed, shared_db, want_ch)
+            g = ground_trace(domain, grounder, rec, usage, drops, seed, want_ch)
             if g is None:
                 continue
             r = instruct([g], grounder.context, seed, None)[0]

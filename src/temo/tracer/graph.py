@@ -77,7 +77,7 @@ def to_svg(domain: Domain) -> str:
         ex = x2 if x2 > x1 else x2 + box_w
         if x1 == x2:  # same column: bow out to the side
             ex = sx
-            mid = sx + 40 + abs(y2 - y1) // 6 if x1 == right else sx + 40 + abs(y2 - y1) // 6
+            mid = sx + 40 + abs(y2 - y1) // 6
             path = f"M{sx},{y1 + box_h // 2} C{mid},{y1 + box_h // 2} {mid},{y2 + box_h // 2} {ex},{y2 + box_h // 2}"
         else:
             path = f"M{sx},{y1 + box_h // 2} L{ex},{y2 + box_h // 2}"

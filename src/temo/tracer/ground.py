@@ -35,6 +35,11 @@ def load_grounder(domain: Domain) -> Grounder:
     return grounder
 
 
+def shares_database(domain: Domain) -> bool:
+    """True when test and training tasks use one database (then users are split between them)."""
+    return domain.database("train") is domain.database("test")
+
+
 def users_for(grounder: Grounder, db: Database, split: str, trace: list[list[str]], shared_db: bool) -> list[str]:
     if grounder.candidate_users is not None:
         users = list(grounder.candidate_users(db, split, trace))
@@ -74,7 +79,7 @@ class Attempt:
         self.uses: set[tuple[str, str]] = {("user", user_id)}
         self.last_hash = self.g.store.hash()
 
-    def _execute(self, tool: str, step: Step) -> None:
+    def _execute(self, tool: str, step: Step) -> list[str]:
         g = self.g
         write = self.domain.tools[tool].kind == "write"
         out = g.env.execute(tool, step.args)
@@ -156,13 +161,14 @@ class Attempt:
         return None
 
 
-def ground_trace(domain: Domain, grounder: Grounder, db: Database, record: dict[str, Any], usage: Counter,
-                 drops: Counter, seed: int, shared_db: bool, want_challenge: bool = False,
-                 max_users: int = MAX_USERS) -> Optional[dict[str, Any]]:
-    """Ground one sampled trace record; the grounded record, or None (reasons counted in ``drops``)."""
+def ground_trace(domain: Domain, grounder: Grounder, record: dict[str, Any], usage: Counter, drops: Counter,
+                 seed: int, want_challenge: bool = False, max_users: int = MAX_USERS) -> Optional[dict[str, Any]]:
+    """Ground one sampled trace record on its split's database; the grounded record, or None (reasons
+    counted in ``drops``)."""
     split, trace = record["split"], record["trace"]
+    db = domain.database(split)
     rng = random.Random(f"ground:{record['id']}:{seed}")
-    users = users_for(grounder, db, split, trace, shared_db)
+    users = users_for(grounder, db, split, trace, shares_database(domain))
     if not users:
         drops["no_user"] += 1
         return None

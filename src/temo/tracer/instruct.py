@@ -59,11 +59,6 @@ RULES = [
 ]
 
 
-def _join(parts: list[str]) -> str:
-    parts = [p for p in parts if p]
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1] if parts else ""
-
-
 def intent_of(grounded_intent: dict[str, Any]) -> Intent:
     steps = grounded_intent["steps"]
     writes = [s for s in steps if s["kind"] == "write"]
