@@ -14,6 +14,7 @@ from temo.domains.bank import generate, rules
 from temo.domains.bank import tools as bank_tools
 from temo.domains.bank.grounding import GROUNDER
 from temo.domains.bank.loans import payoff_amount
+from temo.domains.kit.money import money
 from temo.domains.bank.models import KEY_FIELDS, TABLE_MODELS
 from temo.env import GENERIC_TOOLS, Domain, Environment, Store
 from temo.tracer.graph import bidirectional_share, validate
@@ -279,6 +280,38 @@ def test_internal_transfer_moves_money_and_enforces_rules(env, db):
                                                    "to_account_id": eur["account_id"], "amount": 5.0}), "does not belong")
 
 
+def test_daily_limit_is_the_agents_job(env, db, domain):
+    """The source never checks a payee's daily limit, so it stays agent-side: the tool sends a transfer that
+    passes it, the policy forbids that, the Tracer's policy check flags such a reference, and some tasks
+    ask for it (so they test the agent)."""
+    from temo.core import Action
+    from temo.domains.bank.grounding import GROUNDER
+    from temo.domains.bank.writes import sent_today
+    from temo.env.grounding import Ground
+
+    for b in db.tables["beneficiaries"].values():
+        sent = sent_today(Store(db), b["allowed_from_account_ids"], b["beneficiary_id"])
+        left = b["transfer_limits"]["daily_limit"] - sent
+        c = db.tables["clients"][b["client_id"]]
+        src = [a for a in b["allowed_from_account_ids"] if c["accounts"][a]["status"] == "active"
+               and c["accounts"][a]["balance"]["available"] > b["transfer_limits"]["per_transfer_limit"] + 50]
+        if (sent > 0 and left + 10 < b["transfer_limits"]["per_transfer_limit"] and src and b["bank_details"]["iban"] is None
+                and b["status"] == "active" and b["verification"]["status"] == "verified" and c["kyc"]["status"] == "verified"):
+            break
+    else:
+        raise AssertionError("no payee already paid today close to its daily limit")
+    args = {"client_id": c["client_id"], "beneficiary_id": b["beneficiary_id"], "from_account_id": src[0],
+            "amount": money(left + 10), "method": "ACH"}
+    out = env.execute("initiate_transfer_to_beneficiary", args)
+    assert out.ok, out.observation  # the tool does not count today's transfers
+    g = Ground(db, env.tools, c["client_id"], None, "test", user_table="clients")
+    assert "initiate_transfer_to_beneficiary:over_daily_limit" in GROUNDER.check_policy([Action(name="initiate_transfer_to_beneficiary", arguments=args)], g)
+    assert GROUNDER.check_policy([Action(name="initiate_transfer_to_beneficiary", arguments={**args, "amount": money(left)})], g) == []
+    assert "daily limit" in domain.policy
+    rules_asked = {t.meta.get("challenge_rule") for t in domain.tasks("train")}
+    assert "beneficiary_daily_limit" in rules_asked
+
+
 def test_transfer_to_beneficiary_limits_fees_and_status(env, db):
     c, b, src = payable(db)
     base = {"client_id": c["client_id"], "beneficiary_id": b["beneficiary_id"], "from_account_id": src["account_id"]}
@@ -294,10 +327,6 @@ def test_transfer_to_beneficiary_limits_fees_and_status(env, db):
     assert res["from_account_available_balance"] == pytest.approx(src["balance"]["available"] - 20 - res["fee"])
     tx = env.store.get("transactions", res["transaction_id"])
     assert tx["beneficiary_id"] == b["beneficiary_id"] and tx["fees"] == [{"type": "wire_fee", "amount": res["fee"]}]
-    # the daily limit counts today's transfers
-    daily = b["transfer_limits"]["daily_limit"]
-    if daily - 20 < limit:
-        err(env.execute("initiate_transfer_to_beneficiary", {**base, "amount": limit, "method": "Wire"}), "daily limit")
     pending = next(x for x in db.tables["beneficiaries"].values() if x["verification"]["status"] == "pending"
                    and x["status"] == "active" and db.tables["clients"][x["client_id"]]["kyc"]["status"] == "verified")
     pc = db.tables["clients"][pending["client_id"]]

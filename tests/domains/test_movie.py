@@ -308,14 +308,33 @@ def test_cancel_rules(env, db):
     assert out["totals"]["amount_paid"] == 0 and out["delivery"]["tickets"] == [] and out["canceled_at"] == R.NOW
     assert all(p["amount"] < 0 for p in out["payment_history"][len(b["payment_history"]):])
     err(env, "cancel_booking", {"booking_id": b["booking_id"]}, "already canceled")
-    done = bookings_where(db, show=lambda s: s["status"] == "completed")[0]
-    err(env, "cancel_booking", {"booking_id": done["booking_id"]}, "already taken place")
     called_off = bookings_where(db, show=lambda s: s["status"] == "canceled")
     assert called_off, "some confirmed bookings are for shows the theater canceled"
     assert ok(env, "cancel_booking", {"booking_id": called_off[0]["booking_id"]})["status"] == "canceled"
     refunded = next(x for x in db.tables["bookings"].values() if x["status"] == "refunded")
     err(env, "cancel_booking", {"booking_id": refunded["booking_id"]}, "already refunded")
     err(env, "cancel_booking", {"booking_id": "BKG9999"}, "not found")
+
+
+def test_show_status_check_before_cancelling_is_the_agents_job(env, db, domain):
+    """The source's cancel tool does not check whether the show took place; that stays agent-side: the tool
+    cancels, the policy forbids it, the Tracer's policy check flags such a reference, and tasks ask for it."""
+    from temo.core import Action
+    from temo.domains.movie.grounding import GROUNDER
+    from temo.env.grounding import Ground
+
+    done = bookings_where(db, show=lambda s: s["status"] == "completed")[0]
+    assert ok(env, "cancel_booking", {"booking_id": done["booking_id"]})["status"] == "canceled"
+    assert "get_show_status" in domain.policy and "already taken place" in domain.policy
+    g = Ground(db, env.tools, done["customer_id"], None, "test", user_table="customers")
+    auth = Action(name="get_booking_details", arguments={"booking_id": done["booking_id"]})
+    cancel = Action(name="cancel_booking", arguments={"booking_id": done["booking_id"]})
+    assert "cancel_after_show" in GROUNDER.check_policy([auth, cancel], g)
+    fine = bookings_where(db, show=is_open)[0]
+    g = Ground(db, env.tools, fine["customer_id"], None, "test", user_table="customers")
+    assert GROUNDER.check_policy([Action(name="get_booking_details", arguments={"booking_id": fine["booking_id"]}),
+                                  Action(name="cancel_booking", arguments={"booking_id": fine["booking_id"]})], g) == []
+    assert "no_cancel_after_show" in {t.meta.get("challenge_rule") for t in domain.tasks("test")}
 
 
 def test_change_window_closes_an_hour_before_the_show(env, db):

@@ -277,15 +277,33 @@ def test_cancel_refunds_what_each_method_paid(env, db):
     fails(env, "cancel_booking", "cancelled", booking_id=b["booking_id"])  # no second refund
 
 
-def test_cancel_rules(env, db):
+def test_cancellation_terms_are_the_agents_job(env, db):
+    """The source leaves a package's cancellation terms to the agent: the tool cancels a booking past its
+    deadline (or one reviewed case by case), the policy forbids it, and the policy check of the Tracer
+    flags such a reference, so the tasks that ask for it test the agent."""
+    from temo.core import Action
+    from temo.env.grounding import Ground
+
     late = bookings(db, lambda b, p: b["status"] in R.ACTIVE and p["policies"]["cancel_by_days"] is not None
                     and 0 < R.days_until(b["departure_date"]) < p["policies"]["cancel_by_days"])[0]
-    fails(env, "cancel_booking", "no longer be cancelled", booking_id=late["booking_id"])
     review = bookings(db, lambda b, p: b["status"] in R.ACTIVE and p["policies"]["cancel_by_days"] is None
                       and R.days_until(b["departure_date"]) > 0)[0]
-    fails(env, "cancel_booking", "human agent", booking_id=review["booking_id"])
+    fine = bookings(db, lambda b, p: R.can_cancel(p, b))[0]
+    for b in (late, review):
+        assert ok(env, "cancel_booking", booking_id=b["booking_id"])["status"] == "cancelled"
+    policy = (Domain.load("travel").policy).lower()
+    assert "cancel_by_days" in policy and "case by case" in policy
+    for b, expected in ((late, ["cancel_outside_terms"]), (review, ["cancel_outside_terms"]), (fine, [])):
+        g = Ground(db, env.tools, b["traveler_id"], None, "test", user_table="travelers")
+        assert GROUNDER.check_policy([Action(name="cancel_booking", arguments={"booking_id": b["booking_id"]})], g) == expected
+    other = next(t for t in db.tables["travelers"] if t != fine["traveler_id"])
+    g = Ground(db, env.tools, other, None, "test", user_table="travelers")
+    assert "other_travelers_booking" in GROUNDER.check_policy(
+        [Action(name="cancel_booking", arguments={"booking_id": fine["booking_id"]})], g)
     past = bookings(db, lambda b, p: b["status"] in R.ACTIVE and b["departure_date"] < R.TODAY)[0]
     fails(env, "cancel_booking", "departed", booking_id=past["booking_id"])
+    asked = {t.meta.get("challenge_rule") for t in Domain.load("travel").tasks("test")}
+    assert {"cancel_window", "case_by_case_cancellation"} & asked  # some test tasks ask for it
 
 
 def test_update_add_ons(env, db):

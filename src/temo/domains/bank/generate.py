@@ -23,7 +23,7 @@ from temo.domains.kit.money import money
 from . import catalog
 from .loans import make_loan
 from .rules import BANK_NAME, BEN_PREFIX, BEN_WIDTH, ROUTING_NUMBER, TODAY, TX_PREFIX, TX_WIDTH, stamp
-from .payees import eligible_sources, make_beneficiary
+from .payees import eligible_sources, make_beneficiary, todays_transfers
 
 N_CLIENTS = 1000
 N_LOANS = 768
@@ -317,4 +317,5 @@ def build_database(seed: int = 0, split: str = "test") -> dict[str, dict[str, An
             ben = make_beneficiary(b, b.clients[cid], f"{BEN_PREFIX}{n:0{BEN_WIDTH}d}")
             b.beneficiaries[ben["beneficiary_id"]] = ben
             b.clients[cid]["beneficiary_ids"].append(ben["beneficiary_id"])
+    todays_transfers(b, random.Random(f"today:{seed}"))
     return b.finish()

@@ -18,6 +18,7 @@ from temo.env.grounding import Ground, Grounder
 from . import ground_payees, ground_reads, ground_writes
 from .challenges import CHALLENGES
 from .models import ACCOUNT_CLIENT_REASONS, CARD_UNBLOCKABLE
+from .writes import sent_today
 
 HOOKS = {
     f.__name__: f for f in (
@@ -117,11 +118,13 @@ def internal_ids(db: Database) -> set[str]:
 
 
 def check_policy(actions: list[Action], g: Ground) -> list[str]:
-    """Every reference call concerns the authenticated client's own records."""
+    """Every reference call concerns the authenticated client's own records, and no transfer passes a payee's
+    daily limit."""
     me = g.user
     mine = {"client_id": {g.user_id}, "from_account_id": set(me["accounts"]), "to_account_id": set(me["accounts"]),
             "account_id": set(me["accounts"]), "card_id": set(me["cards"]), "loan_id": set(me["loan_ids"])}
     problems = []
+    sent: dict[str, float] = {}  # today's transfers per payee, the reference's own included
     for a in actions:
         for arg, allowed in mine.items():
             if arg in a.arguments and a.arguments[arg] not in allowed:
@@ -129,6 +132,13 @@ def check_policy(actions: list[Action], g: Ground) -> list[str]:
         for aid in a.arguments.get("allowed_from_account_ids", []):
             if aid not in me["accounts"]:
                 problems.append(f"{a.name}:allowed_account_not_own")
+        if a.name == "initiate_transfer_to_beneficiary":  # the daily limit, which the tool leaves to the agent
+            ben = g.store.get("beneficiaries", a.arguments["beneficiary_id"])
+            if ben is not None:
+                key = ben["beneficiary_id"]
+                sent[key] = sent.get(key, sent_today(g.store, ben["allowed_from_account_ids"], key)) + a.arguments["amount"]
+                if sent[key] > ben["transfer_limits"]["daily_limit"] + 1e-9:
+                    problems.append(f"{a.name}:over_daily_limit")
     return problems
 
 

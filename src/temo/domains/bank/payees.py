@@ -98,3 +98,31 @@ def make_beneficiary(b: "Builder", client: dict[str, Any], ben_id: str) -> dict[
                 b.event(client, src, day, "transfer", "debit", amount, f"Transfer to {display}", method,
                         fees=[{"type": "wire_fee", "amount": fee}] if fee else [], beneficiary_id=ben_id)
     return ben
+
+
+def todays_transfers(b: "Builder", rng: random.Random) -> None:
+    """Some verified payees were already paid earlier today, so that one more transfer, though within the
+    per-transfer limit, can pass the daily limit: the rule the tools leave to the agent (the source never
+    checks it). Drawn from a separate ``rng`` after everything else, and stamped before NOW."""
+    for ben_id in sorted(b.beneficiaries):
+        ben = b.beneficiaries[ben_id]
+        if ben["status"] != "active" or ben["verification"]["status"] != "verified" or rng.random() >= 0.3:
+            continue
+        client = b.clients[ben["client_id"]]
+        sources = [client["accounts"][a] for a in ben["allowed_from_account_ids"]
+                   if client["accounts"][a]["status"] == "active"]
+        if not sources:
+            continue
+        src = rng.choice(sources)
+        per, daily = ben["transfer_limits"]["per_transfer_limit"], ben["transfer_limits"]["daily_limit"]
+        left = money(round(per * rng.uniform(0.15, 0.6) / 10) * 10)  # still allowed today: less than one transfer
+        due = money(daily - left)
+        parts = max(1, -(-int(due * 100) // int(per * 100)))
+        international = ben["bank_details"]["iban"] is not None
+        method = "Wire" if international else "ACH"
+        fee = WIRE_FEE_INTERNATIONAL if international else 0.0
+        for k in range(parts):
+            amount = money(due / parts) if k < parts - 1 else money(due - money(due / parts) * (parts - 1))
+            b.event(client, src, TODAY, "transfer", "debit", amount, f"Transfer to {ben['name']['display_name']}", method,
+                    fees=[{"type": "wire_fee", "amount": fee}] if fee else [], beneficiary_id=ben_id,
+                    hour=8 + 2 * k)

@@ -80,6 +80,8 @@ ROLES: dict[str, tuple[str, str]] = {  # role: (fact key, how the instruction na
     "send_amount": ("amount_to_send", "sum to send"),
     "pay_amount": ("amount_to_pay", "sum to pay"),
     "large_amount": ("large_amount_to_send", "sum of the large transfer"),
+    "daily_payee": ("payee_paid_again_today", "payee for the second transfer today"),
+    "extra_amount": ("second_amount_today", "sum of the second transfer today"),
     "card_reason": ("why_the_card_is_blocked", "reason for blocking the card"),
     "account_reason": ("why_the_account_is_frozen", "reason for freezing the account"),
     "memo": ("memo", "note on the transfer"),

@@ -115,8 +115,8 @@ def _seats_of(action: Action) -> list[dict[str, Any]]:
 
 
 def check_policy(actions: list[Action], g: Ground) -> list[str]:
-    """The reference itself follows the policy: the verified customer only, no wheelchair spaces, at most
-    10 seats, no special requests, no cash."""
+    """The reference itself follows the policy: the verified customer only, no cancellation once the show
+    has taken place, no wheelchair spaces, at most 10 seats, no special requests, no cash."""
     problems: list[str] = []
     verified = None
     for a in actions:
@@ -127,6 +127,8 @@ def check_policy(actions: list[Action], g: Ground) -> list[str]:
             b = g.store.get("bookings", a.arguments["booking_id"])
             if b is not None and b["customer_id"] != verified:
                 problems.append("other_customers_booking")
+            if a.name == "cancel_booking" and b is not None and S.booking_show(g, b)[1]["status"] == "completed":
+                problems.append("cancel_after_show")  # the tool leaves the show-status check to the agent
         if a.name == "create_booking":
             c = g.store.get("customers", verified) if verified else None
             if c is None or c["email"] != a.arguments["customer"]["email"]:

@@ -277,9 +277,9 @@ def create_booking(db: Store, theater_id: str, show_id: str, customer: CustomerI
 
 @tool(kind="write")
 def cancel_booking(db: Store, booking_id: str) -> dict:
-    """Cancel a confirmed booking and refund everything paid to the original payment methods. Allowed when
-    the show is scheduled (until 60 minutes before it starts) or was canceled by the theater; never once
-    the show has taken place.
+    """Cancel a confirmed booking and refund everything paid to the original payment methods. For a scheduled
+    show it closes 60 minutes before the start. This tool does not check whether the show has already taken
+    place: check the show's status first (get_show_status), as the policy says.
 
     Args:
         booking_id: The booking number, such as 'BKG0123'.
@@ -288,8 +288,6 @@ def cancel_booking(db: Store, booking_id: str) -> dict:
     if b["status"] != "confirmed":
         raise ToolError(f"booking {booking_id} is already {b['status']}; there is nothing left to cancel")
     _, s = K.show(db, b["theater_id"], b["show_id"])
-    if s["status"] == "completed":
-        raise ToolError(f"the show of booking {booking_id} has already taken place, so it cannot be canceled or refunded")
     if s["status"] == "scheduled":
         K.outside_cutoff(s, "canceled")
     rec = db.edit("bookings", booking_id)

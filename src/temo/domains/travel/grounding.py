@@ -7,6 +7,7 @@ requests in ``challenges``.
 """
 from __future__ import annotations
 
+from temo.core import Action
 from temo.domains.kit.people import PERSONAS
 from temo.env.grounding import Ground, Grounder
 
@@ -72,6 +73,23 @@ def internal_ids(db) -> set[str]:
     return out
 
 
+def check_policy(actions: list[Action], g: Ground) -> list[str]:
+    """The reference keeps the rules the tools leave to the agent: a booking is cancelled only inside its
+    package's cancellation terms (never one reviewed case by case), and only the verified traveler's."""
+    problems = []
+    for a in actions:
+        if a.name != "cancel_booking":
+            continue
+        b = g.store.get("bookings", a.arguments["booking_id"])
+        if b is None:
+            continue  # made earlier in the same task: cancelled at once is inside any window
+        if b["traveler_id"] != g.user_id:
+            problems.append("other_travelers_booking")
+        if not R.can_cancel(g.store.get("packages", b["package_id"]), b):
+            problems.append("cancel_outside_terms")
+    return problems
+
+
 def persona(g: Ground) -> str:
     return g.rng.choice([*PERSONAS, *TRAVEL_PERSONAS])
 
@@ -82,6 +100,6 @@ def name_of(g: Ground) -> str:
 
 GROUNDER = Grounder(
     user_table="travelers", hooks=HOOKS, authenticate=authenticate, candidate_users=candidate_users,
-    persona=persona, name_of=name_of, challenges=list(CHALLENGES), internal_ids=internal_ids,
+    persona=persona, name_of=name_of, challenges=list(CHALLENGES), internal_ids=internal_ids, check_policy=check_policy,
     context="the online booking desk of a travel agency", test_share=1.0,
 )
