@@ -16,7 +16,7 @@ from temo.domains.bank.grounding import GROUNDER
 from temo.domains.bank.loans import payoff_amount
 from temo.domains.kit.money import money
 from temo.domains.bank.models import KEY_FIELDS, TABLE_MODELS
-from temo.env import GENERIC_TOOLS, Domain, Environment, Store
+from temo.env import GENERIC_TOOLS, Environment, Store
 from temo.tracer.graph import bidirectional_share, validate
 from temo.tracer.ground import ground_trace, load_grounder
 from temo.tracer.sample import sample
@@ -43,19 +43,7 @@ SOURCE_TOOLS = {  # name -> argument names, as in the released environment (thin
 }
 
 
-@pytest.fixture(scope="module")
-def domain():
-    return Domain.load("bank")
-
-
-@pytest.fixture(scope="module")
-def db(domain):
-    return domain.database("test")
-
-
-@pytest.fixture
-def env(domain, db):
-    return Environment(domain.tools, Store(db))
+DOMAIN = "bank"
 
 
 def clients(db):

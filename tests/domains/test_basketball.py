@@ -16,7 +16,7 @@ from temo.domains.basketball.generate import SEPARATE_TRAIN_DB, build_database
 from temo.domains.basketball.grounding import GROUNDER
 from temo.domains.basketball.models import TABLE_MODELS
 from temo.domains.basketball.rules import TODAY, parse_stamp, stamp, stamp_key
-from temo.env import Domain, Environment, Store
+from temo.env import Environment, Store
 from temo.env.grounding import GroundingFailed
 from temo.tracer.ground import ground_trace
 from temo.tracer.sample import sample
@@ -38,19 +38,7 @@ SIGNATURES = {
 }
 
 
-@pytest.fixture(scope="module")
-def domain():
-    return Domain.load("basketball")
-
-
-@pytest.fixture(scope="module")
-def db(domain):
-    return domain.database("test")
-
-
-@pytest.fixture()
-def env(domain, db):
-    return Environment(domain.tools, Store(db))
+DOMAIN = "basketball"
 
 
 def games(db, **where):

@@ -18,7 +18,7 @@ from temo.domains.movie import generate, rules as R
 from temo.domains.movie.grounding import GROUNDER
 from temo.domains.movie.models import KEY_FIELDS, TABLE_MODELS
 from temo.domains.movie.tools import AUTH_TOOLS
-from temo.env import Domain, Environment, Store
+from temo.env import Environment, Store
 from temo.env.grounding import Ground
 from temo.tracer.ground import ground_trace
 from temo.tracer.sample import sample
@@ -33,19 +33,7 @@ GRAPH_NODES = ["list_movies", "list_theaters", "get_movie_details", "get_theater
                "update_booking_seats", "get_booking_details"]
 
 
-@pytest.fixture(scope="module")
-def domain():
-    return Domain.load("movie")
-
-
-@pytest.fixture(scope="module")
-def db(domain):
-    return domain.database("test")
-
-
-@pytest.fixture()
-def env(domain, db):
-    return Environment(domain.tools, Store(db))
+DOMAIN = "movie"
 
 
 def shows_of(db):

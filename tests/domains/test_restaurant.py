@@ -17,7 +17,7 @@ from temo.domains.kit.dates import add_days, days_between
 from temo.domains.kit.money import money
 from temo.domains.restaurant import grounding, models, rules, tools
 from temo.domains.restaurant.generate import SEPARATE_TRAIN_DB, build_database
-from temo.env import Domain, Environment, Store
+from temo.env import Environment, Store
 from temo.env.grounding import Ground
 from temo.tracer.ground import ground_trace
 from temo.tracer.sample import sample
@@ -41,14 +41,7 @@ SOURCE_ARGS = {  # tool -> argument names, as in the released toolkit (think is 
 WRITES = {t.name for t in tools.WRITE_TOOLS}
 
 
-@pytest.fixture(scope="module")
-def domain() -> Domain:
-    return Domain.load("restaurant")
-
-
-@pytest.fixture(scope="module")
-def db(domain):
-    return domain.database("test")
+DOMAIN = "restaurant"
 
 
 def env_of(domain, db) -> Environment:

@@ -5,7 +5,6 @@ import json
 import re
 from collections import Counter
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -15,7 +14,7 @@ from temo.domains.school import rules as R
 from temo.domains.school import tools as school_tools
 from temo.domains.school.grounding import GROUNDER
 from temo.domains.school.models import KEY_FIELDS, TABLE_MODELS
-from temo.env import Domain, Environment, Store
+from temo.env import Environment, Store
 from temo.tracer.graph import bidirectional_share, validate
 from temo.tracer.ground import ground_trace, load_grounder
 from temo.tracer.sample import sample
@@ -37,19 +36,7 @@ GRAPH_NODES = ["get_course_details", "get_registration_details", "list_departmen
                "cancel_registration", "pay_registration"]
 
 
-@pytest.fixture(scope="module")
-def domain():
-    return Domain.load("school")
-
-
-@pytest.fixture(scope="module")
-def db(domain):
-    return domain.database("test")
-
-
-@pytest.fixture
-def env(domain, db):
-    return Environment(domain.tools, Store(db))
+DOMAIN = "school"
 
 
 def run(env, name, **args):

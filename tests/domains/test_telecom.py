@@ -18,26 +18,13 @@ from temo.domains.telecom import tools as T
 from temo.domains.telecom.catalog import DEVICES, SERVICES
 from temo.domains.telecom.grounding import GROUNDER
 from temo.env import Environment, Store
-from temo.env.domain import Domain
 from temo.env.grounding import Ground, GroundingFailed
 
 PAPER_FACTS = Path("/work/shared/paper_facts.json")
 PAPER_GRAPHS = Path("/work/shared/sources/paper_graphs.json")
 
 
-@pytest.fixture(scope="module")
-def domain():
-    return Domain.load("telecom")
-
-
-@pytest.fixture(scope="module")
-def db(domain):
-    return domain.database("test")
-
-
-@pytest.fixture
-def env(domain, db):
-    return Environment(domain.tools, Store(db))
+DOMAIN = "telecom"
 
 
 def customers(db, pred=lambda c, b: True):

@@ -6,11 +6,9 @@ import random
 import re
 from collections import Counter
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from temo.domains import get_domain
 from temo.domains.databases import build, check
 from temo.domains.kit.dates import add_days
 from temo.domains.kit.split import split_of
@@ -26,19 +24,7 @@ SIZES = {"patients": 239, "providers": 114, "appointments": 214, "medical_record
          "drug_interactions": 5, "regimen_plans": 18, "telemetry_devices": 130, "telemetry_uploads": 189}
 
 
-@pytest.fixture(scope="module")
-def domain():
-    return get_domain("telehealth")
-
-
-@pytest.fixture(scope="module")
-def db(domain) -> Database:
-    return domain.database("test")
-
-
-@pytest.fixture()
-def env(domain, db) -> Environment:
-    return Environment(domain.tools, Store(db))
+DOMAIN = "telehealth"
 
 
 def ok(env: Environment, name: str, args: dict):

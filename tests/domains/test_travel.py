@@ -38,19 +38,7 @@ SOURCE_TOOLS = {  # name -> argument names, as in the source toolkit (think is t
 GRAPH_NODES = [n for n in SOURCE_TOOLS if n not in ("get_traveler_details", "transfer_to_human_agents", "calculate", "think")]
 
 
-@pytest.fixture(scope="module")
-def domain():
-    return Domain.load("travel")
-
-
-@pytest.fixture(scope="module")
-def db(domain):
-    return domain.database("test")
-
-
-@pytest.fixture()
-def env(domain, db):
-    return Environment(domain.tools, Store(db))
+DOMAIN = "travel"
 
 
 def ok(env, tool, **args):
