@@ -14,8 +14,16 @@ from typing import Any
 MOD = 1 << 256
 
 
+_PLAIN = (str, int, bool, type(None))  # exact types that are already canonical
+
+
 def normalize(value: Any) -> Any:
     """Bring a JSON-like value to one canonical form."""
+    kind = type(value)  # fast paths for the plain dicts and lists records are made of
+    if kind is dict:
+        return {k if type(k) is str else str(k): v if type(v) in _PLAIN else normalize(v) for k, v in value.items()}
+    if kind is list:
+        return [v if type(v) in _PLAIN else normalize(v) for v in value]
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return value
     if isinstance(value, int):

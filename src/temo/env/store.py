@@ -25,6 +25,21 @@ _DELETED = object()
 _ABSENT = object()
 
 
+def copy_record(value: Any) -> Any:
+    """A deep copy of a JSON-like record (dicts, lists, scalars), several times faster than
+    ``copy.deepcopy``; anything else is handed to ``copy.deepcopy``."""
+    if isinstance(value, dict):
+        return {k: v if v is None or type(v) in _SCALARS else copy_record(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [v if v is None or type(v) in _SCALARS else copy_record(v) for v in value]
+    if value is None or type(value) in _SCALARS:
+        return value
+    return copy.deepcopy(value)
+
+
+_SCALARS = (str, int, float, bool)
+
+
 class Database:
     """A frozen set of tables: ``{table: {key: record}}`` with per-record hashes precomputed."""
 
@@ -35,6 +50,7 @@ class Database:
             t: {k: record_hash(t, k, r) for k, r in rows.items()} for t, rows in self.tables.items()
         }
         self.base_hash: int = sum(h for rows in self._hashes.values() for h in rows.values()) % MOD
+        self._indexes: dict[tuple[str, str], dict[Any, list[str]]] = {}
 
     @classmethod
     def load(cls, path: Path | str) -> "Database":
@@ -52,6 +68,19 @@ class Database:
     def record_hash(self, table: str, key: str) -> int | None:
         return self._hashes.get(table, {}).get(key)
 
+    def index(self, table: str, field: str) -> dict[Any, list[str]]:
+        """Keys of ``table`` by the value of a top-level ``field`` (built once, on first use; records
+        whose value is not hashable are left out)."""
+        found = self._indexes.get((table, field))
+        if found is None:
+            found = {}
+            for k, rec in self.tables.get(table, {}).items():
+                v = rec.get(field) if isinstance(rec, dict) else None
+                if v is None or type(v) in (str, int, bool):
+                    found.setdefault(v, []).append(k)
+            self._indexes[(table, field)] = found
+        return found
+
 
 class StoreError(KeyError):
     pass
@@ -65,6 +94,7 @@ class Store:
         self._overlay: dict[str, dict[str, Any]] = {}
         self._journal: list[tuple[str, str, Any]] | None = None
         self._journaled: set[tuple[str, str]] = set()
+        self._hashes: dict[tuple[str, str], int] = {}  # record hashes of overlay records not edited since
 
     # ---- reading -------------------------------------------------------------------------
     def tables(self) -> list[str]:
@@ -90,23 +120,57 @@ class Store:
         return out
 
     def items(self, table: str) -> Iterator[tuple[str, Any]]:
-        for k in self.keys(table):
-            yield k, self.get(table, k)
+        base = self.base.tables.get(table, {})
+        over = self._overlay.get(table)
+        if not over:
+            yield from base.items()
+            return
+        for k, v in base.items():
+            mine = over.get(k, _ABSENT)
+            if mine is _ABSENT:
+                yield k, v
+            elif mine is not _DELETED:
+                yield k, mine
+        for k, v in over.items():
+            if k not in base and v is not _DELETED:
+                yield k, v
 
     def values(self, table: str) -> Iterator[Any]:
         for _, v in self.items(table):
             yield v
+
+    def where(self, table: str, field: str, value: Any) -> list[Any]:
+        """The records of ``table`` whose top-level ``field`` equals ``value`` (a str, int or bool), in
+        the order of ``values``, found through an index of the frozen database instead of a scan."""
+        base = self.base.tables.get(table, {})
+        keys = self.base.index(table, field).get(value, [])
+        over = self._overlay.get(table)
+        if not over:
+            return [base[k] for k in keys]
+        hit = set(keys)
+        out = []
+        for k in keys:
+            mine = over.get(k, _ABSENT)
+            if mine is _ABSENT:
+                out.append(base[k])
+            elif mine is not _DELETED and mine.get(field) == value:
+                out.append(mine)
+        if any(k not in hit and v is not _DELETED and v.get(field) == value for k, v in over.items()):
+            # a record changed to this value, or was inserted: scan, to keep the order of ``values``
+            return [r for r in self.values(table) if r.get(field) == value]
+        return out
 
     def count(self, table: str) -> int:
         return len(self.keys(table))
 
     # ---- writing -------------------------------------------------------------------------
     def _remember(self, table: str, key: str) -> None:
+        self._hashes.pop((table, key), None)  # the record is about to change
         if self._journal is None or (table, key) in self._journaled:
             return  # outside a transaction, or already saved in this one
         self._journaled.add((table, key))
         over = self._overlay.get(table, {})
-        prev = copy.deepcopy(over[key]) if key in over and over[key] is not _DELETED else over.get(key, _ABSENT)
+        prev = copy_record(over[key]) if key in over and over[key] is not _DELETED else over.get(key, _ABSENT)
         self._journal.append((table, key, prev))
 
     def edit(self, table: str, key: str) -> Any:
@@ -116,12 +180,13 @@ class Store:
             if over[key] is _DELETED:
                 raise StoreError(f"{table}/{key} does not exist")
             self._remember(table, key)
+            self._hashes.pop((table, key), None)  # the caller mutates it
             return over[key]
         base = self.base.tables.get(table, {})
         if key not in base:
             raise StoreError(f"{table}/{key} does not exist")
         self._remember(table, key)
-        rec = copy.deepcopy(base[key])
+        rec = copy_record(base[key])
         over[key] = rec
         return rec
 
@@ -155,6 +220,7 @@ class Store:
         journal, self._journal = self._journal or [], None
         self._journaled = set()
         for table, key, prev in reversed(journal):
+            self._hashes.pop((table, key), None)
             over = self._overlay.setdefault(table, {})
             if prev is _ABSENT:
                 over.pop(key, None)
@@ -165,13 +231,17 @@ class Store:
     def hash(self) -> str:
         """Canonical hash of the whole state; equal states give equal hashes however reached."""
         total = self.base.base_hash
+        cache = self._hashes
         for table, over in self._overlay.items():
             for key, rec in over.items():
                 old = self.base.record_hash(table, key)
                 if old is not None:
                     total -= old
                 if rec is not _DELETED:
-                    total += record_hash(table, key, rec)
+                    h = cache.get((table, key))
+                    if h is None:
+                        h = cache[(table, key)] = record_hash(table, key, rec)
+                    total += h
         return hex_digest(total)
 
     def changed(self) -> dict[str, list[str]]:

@@ -89,7 +89,7 @@ def search_direct_flight(db: Store, origin: str, destination: str, date: str) ->
     check_airport(db, origin)
     check_airport(db, destination)
     check_date(date)
-    found = [f for f in db.values("flights") if f["origin"] == origin and f["destination"] == destination and date in f["dates"]]
+    found = [f for f in db.where("flights", "origin", origin) if f["destination"] == destination and date in f["dates"]]
     found.sort(key=lambda f: (f["scheduled_departure_time_est"], f["flight_number"]))
     return [flight_on(f, date) for f in found]
 
@@ -107,11 +107,11 @@ def search_onestop_flight(db: Store, origin: str, destination: str, date: str) -
     check_airport(db, origin)
     check_airport(db, destination)
     check_date(date)
-    first = [f for f in db.values("flights") if f["origin"] == origin and f["destination"] != destination
+    first = [f for f in db.where("flights", "origin", origin) if f["destination"] != destination
              and R.flight_status(f, date) == R.BOOKABLE]
     second: dict[str, list[dict]] = {}
-    for f in db.values("flights"):
-        if f["destination"] == destination and f["origin"] != origin and R.flight_status(f, date) == R.BOOKABLE:
+    for f in db.where("flights", "destination", destination):
+        if f["origin"] != origin and R.flight_status(f, date) == R.BOOKABLE:
             second.setdefault(f["origin"], []).append(f)
     out = []
     for a in first:
