@@ -13,7 +13,7 @@ from temo.domains import available, get_domain
 from temo.domains.kit.split import split_of
 from temo.tracer import feel as feel_stage
 from temo.tracer.build import build, counts_for, task_bytes
-from temo.tracer.ground import load_grounder
+from temo.tracer.ground import USER_CAP_FLOOR, load_grounder, user_cap
 from temo.tracer.verify import ids_in, replay_hash
 
 BUILT = [d for d in available() if (get_domain(d).folder / "grounding.py").exists() and get_domain(d).tasks("test")]
@@ -84,6 +84,20 @@ def test_splits_are_disjoint(name):
         grounder = load_grounder(dom)
         for s in ("test", "train"):
             assert all(split_of(t.meta["user_id"], grounder.test_share) == s for t in dom.tasks(s))
+
+
+@pytest.mark.parametrize("name", BUILT)
+def test_no_user_serves_more_tasks_than_the_cap(name):
+    """Entities are spread: no user is in more tasks of a split than the build's cap (3 times the
+    split's average, at least 4), counted on the frozen files themselves."""
+    dom = get_domain(name)
+    grounder = load_grounder(dom)
+    shared = dom.database("train") is dom.database("test")
+    for split in ("test", "train"):
+        tasks = dom.tasks(split)
+        cap = user_cap(grounder, dom.database(split), split, len(tasks), shared)
+        assert max(Counter(t.meta["user_id"] for t in tasks).values()) <= cap, (split, cap)
+        assert cap <= max(USER_CAP_FLOOR, 30)  # the cap itself stays small
 
 
 @pytest.mark.parametrize("name", BUILT)

@@ -21,7 +21,7 @@ from ..env import Domain
 from . import BENCHMARK_VERSION
 from .condition import condition, round_trip
 from .feel import feel
-from .ground import ground_trace, load_grounder
+from .ground import ground_trace, load_grounder, shares_database, user_cap
 from .instruct import instruct
 from .sample import sample
 from .verify import problems
@@ -83,6 +83,7 @@ def build_split(domain: Domain, split: str, count: int, seed: int, seen_actions:
     random.Random(f"order:{domain.name}:{split}:{seed}").shuffle(pool)
     db = domain.database(split)
     internal = grounder.internal_ids(db) if grounder.internal_ids else set()
+    cap = user_cap(grounder, db, split, count, shares_database(domain))
     usage: Counter = Counter()
     drops: Counter = Counter()
     kept: list[dict[str, Any]] = []
@@ -94,7 +95,7 @@ def build_split(domain: Domain, split: str, count: int, seed: int, seen_actions:
             rec = {**rec, "id": rec["id"] if p == 0 else f"{rec['id']}.{p}"}
             tried += 1
             want_ch = len(kept) % CHALLENGE_EVERY[split] == CHALLENGE_EVERY[split] - 1
-            g = ground_trace(domain, grounder, rec, usage, drops, seed, want_ch)
+            g = ground_trace(domain, grounder, rec, usage, drops, seed, want_ch, user_cap=cap)
             if g is None:
                 continue
             r = instruct([g], grounder.context, seed, None)[0]
@@ -124,7 +125,7 @@ def build_split(domain: Domain, split: str, count: int, seed: int, seen_actions:
     for (kind, _), n in usage.items():
         spread[kind] = max(spread[kind], n)
     report = {"tasks": len(tasks), "pool_traces": len(pool), "traces_tried": tried, "drops": dict(sorted(drops.items())),
-              "max_tasks_per_entity": dict(sorted(spread.items())), "round_trip": round_trip(kept),
+              "max_tasks_per_entity": dict(sorted(spread.items())), "user_cap": cap, "round_trip": round_trip(kept),
               "challenges": sum(1 for t in tasks if any(i.refusal for i in t.scenario.intents)),
               "with_outputs": sum(1 for t in tasks if t.outputs)}
     return tasks, report

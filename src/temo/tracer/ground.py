@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 import random
 from collections import Counter
 from typing import Any, Optional
@@ -20,7 +21,9 @@ from ..env import Database, Domain
 from ..env.grounding import Challenge, Ground, Grounder, GroundingFailed, Step
 from ..domains.kit.split import split_of
 
-MAX_USERS = 24
+MAX_USERS = 10  # users tried per trace, least-used first (a trace no one of them fits is dropped)
+USER_CAP_FACTOR = 3
+USER_CAP_FLOOR = 4
 
 
 def load_grounder(domain: Domain) -> Grounder:
@@ -38,6 +41,15 @@ def load_grounder(domain: Domain) -> Grounder:
 def shares_database(domain: Domain) -> bool:
     """True when test and training tasks use one database (then users are split between them)."""
     return domain.database("train") is domain.database("test")
+
+
+def user_cap(grounder: Grounder, db: Database, split: str, tasks: int, shared_db: bool) -> int:
+    """The most tasks one user may appear in: ``USER_CAP_FACTOR`` times the average over the split's
+    users, and never below ``USER_CAP_FLOOR``. Without it the few users who fit a demanding trace
+    (two pending orders, say) would serve most tasks that need one."""
+    users = [u for u in db.tables[grounder.user_table]
+             if not shared_db or split_of(u, grounder.test_share) == split]
+    return max(USER_CAP_FLOOR, math.ceil(USER_CAP_FACTOR * tasks / max(1, len(users))))
 
 
 def users_for(grounder: Grounder, db: Database, split: str, trace: list[list[str]], shared_db: bool) -> list[str]:
@@ -162,9 +174,10 @@ class Attempt:
 
 
 def ground_trace(domain: Domain, grounder: Grounder, record: dict[str, Any], usage: Counter, drops: Counter,
-                 seed: int, want_challenge: bool = False, max_users: int = MAX_USERS) -> Optional[dict[str, Any]]:
+                 seed: int, want_challenge: bool = False, max_users: int = MAX_USERS,
+                 user_cap: Optional[int] = None) -> Optional[dict[str, Any]]:
     """Ground one sampled trace record on its split's database; the grounded record, or None (reasons
-    counted in ``drops``)."""
+    counted in ``drops``). Users already in ``user_cap`` tasks are not picked again (even spread)."""
     split, trace = record["split"], record["trace"]
     db = domain.database(split)
     rng = random.Random(f"ground:{record['id']}:{seed}")
@@ -172,6 +185,11 @@ def ground_trace(domain: Domain, grounder: Grounder, record: dict[str, Any], usa
     if not users:
         drops["no_user"] += 1
         return None
+    if user_cap is not None:
+        users = [u for u in users if usage[("user", u)] < user_cap]
+        if not users:
+            drops["user_cap"] += 1
+            return None
     least = sorted(users, key=lambda u: (usage[("user", u)], rng.random()))[:max_users]
     last = "no_user"
     for user_id in least:

@@ -12,7 +12,7 @@ import re
 from typing import Callable, Optional
 
 from temo.domains.kit.money import usd
-from temo.domains.kit.people import PERSONAS
+from temo.domains.kit.people import name_of, persona_of
 from temo.env.grounding import Challenge, Ground, Grounder, GroundingFailed, Step, hook
 
 from . import rules as R
@@ -217,12 +217,9 @@ def internal_ids(db) -> set[str]:
     return out
 
 
-def persona(g: Ground) -> str:
-    return g.rng.choice(PERSONAS)
+persona = persona_of()
 
 
-def name_of(g: Ground) -> str:
-    return f"{g.user['name']['first_name']} {g.user['name']['last_name']}"
 
 
 GROUNDER = Grounder(

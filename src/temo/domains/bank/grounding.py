@@ -11,7 +11,7 @@ from collections import Counter
 from typing import Any
 
 from temo.core import Action
-from temo.domains.kit.people import PERSONAS
+from temo.domains.kit.people import name_of, persona_of
 from temo.env import Database
 from temo.env.grounding import Ground, Grounder
 
@@ -142,13 +142,9 @@ def check_policy(actions: list[Action], g: Ground) -> list[str]:
     return problems
 
 
-def persona(g: Ground) -> str:
-    return g.rng.choice([*PERSONAS, *BANK_PERSONAS])
+persona = persona_of(BANK_PERSONAS)
 
 
-def name_of(g: Ground) -> str:
-    n = g.user["name"]
-    return f"{n['first_name']} {n['last_name']}"
 
 
 GROUNDER = Grounder(

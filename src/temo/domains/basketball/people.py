@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from temo.domains.kit.people import STREET_KINDS, STREETS
+from temo.domains.kit.people import STREET_KINDS, STREETS, name_of  # noqa: F401  (the Grounder uses it)
 from temo.env.grounding import Challenge, Ground
 
 from . import picks as P
@@ -86,10 +86,6 @@ def internal_ids(db) -> set[str]:
 
 def persona(g: Ground) -> str:
     return g.rng.choice(PERSONAS)
-
-
-def name_of(g: Ground) -> str:
-    return f"{g.user['name']['first_name']} {g.user['name']['last_name']}"
 
 
 def new_address(g: Ground) -> dict[str, str]:

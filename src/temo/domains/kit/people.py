@@ -5,7 +5,7 @@ Every function takes a ``random.Random`` so a generator stays deterministic for 
 from __future__ import annotations
 
 import random
-from typing import Iterable
+from typing import Any, Callable, Iterable
 
 FIRST_NAMES = (
     "Aaliyah Aarav Abigail Adrian Aisha Alejandro Alex Amara Amelia Ana Andre Anika Aria Arjun Ava "
@@ -102,3 +102,16 @@ def address(rng: random.Random) -> dict[str, str]:
 
 def persona(rng: random.Random, extra: Iterable[str] = ()) -> str:
     return rng.choice([*PERSONAS, *extra])
+
+
+def persona_of(extra: Iterable[str] = ()) -> Callable[[Any], str]:
+    """A Grounder ``persona``: one of the shared personas or a domain's own ``extra``, drawn with the
+    grounding's seeded rng."""
+    pool = [*PERSONAS, *extra]
+    return lambda g: g.rng.choice(pool)
+
+
+def name_of(g: Any) -> str:
+    """A Grounder ``name_of`` for user records with ``name: {first_name, last_name}``."""
+    n = g.user["name"]
+    return f"{n['first_name']} {n['last_name']}"

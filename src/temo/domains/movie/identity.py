@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from temo.domains.kit.people import PERSONAS
+from temo.domains.kit.people import name_of, persona_of  # noqa: F401  (name_of: for the Grounder)
 from temo.env import Database
 from temo.env.grounding import Ground
 
@@ -81,9 +81,6 @@ def internal_ids(db: Database) -> set[str]:
     return out
 
 
-def persona(g: Ground) -> str:
-    return g.rng.choice([*PERSONAS, *MOVIE_PERSONAS])
+persona = persona_of(MOVIE_PERSONAS)
 
 
-def name_of(g: Ground) -> str:
-    return f"{g.user['name']['first_name']} {g.user['name']['last_name']}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from temo.domains.kit.money import money, usd
-from temo.domains.kit.people import PERSONAS
+from temo.domains.kit.people import name_of, persona_of
 from temo.env.grounding import Challenge, Ground, Grounder, GroundingFailed, Step, hook
 
 from .generate import random_address
@@ -332,12 +332,9 @@ def internal_ids(db) -> set[str]:
     return out
 
 
-def persona(g: Ground) -> str:
-    return g.rng.choice(PERSONAS)
+persona = persona_of()
 
 
-def name_of(g: Ground) -> str:
-    return f"{g.user['name']['first_name']} {g.user['name']['last_name']}"
 
 
 GROUNDER = Grounder(

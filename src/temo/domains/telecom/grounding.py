@@ -11,7 +11,7 @@ import weakref
 from typing import Any, Optional
 
 from temo.domains.kit.money import usd
-from temo.domains.kit.people import PERSONAS
+from temo.domains.kit.people import name_of, persona_of
 from temo.domains.kit.split import split_of
 from temo.env.grounding import Challenge, Ground, Grounder
 
@@ -40,13 +40,9 @@ def authenticate(g: Ground) -> list:
     return [first, ("get_customer_details", {"customer_id": g.user_id}, [])]
 
 
-def persona(g: Ground) -> str:
-    return g.rng.choice([*PERSONAS, *TELECOM_PERSONAS])
+persona = persona_of(TELECOM_PERSONAS)
 
 
-def name_of(g: Ground) -> str:
-    n = g.user["name"]
-    return f"{n['first_name']} {n['last_name']}"
 
 
 _PROFILE_CACHE: "weakref.WeakKeyDictionary[Any, dict[str, dict[str, Any]]]" = weakref.WeakKeyDictionary()

@@ -8,7 +8,7 @@ requests in ``challenges``.
 from __future__ import annotations
 
 from temo.core import Action
-from temo.domains.kit.people import PERSONAS
+from temo.domains.kit.people import name_of, persona_of
 from temo.env.grounding import Ground, Grounder
 
 from . import rules as R
@@ -90,12 +90,9 @@ def check_policy(actions: list[Action], g: Ground) -> list[str]:
     return problems
 
 
-def persona(g: Ground) -> str:
-    return g.rng.choice([*PERSONAS, *TRAVEL_PERSONAS])
+persona = persona_of(TRAVEL_PERSONAS)
 
 
-def name_of(g: Ground) -> str:
-    return f"{g.user['name']['first_name']} {g.user['name']['last_name']}"
 
 
 GROUNDER = Grounder(
