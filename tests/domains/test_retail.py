@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +15,15 @@ from temo.domains.kit.split import split_of
 from temo.env import GENERIC_TOOLS, Database, Environment, Store
 
 SPLITS = ("test", "train")
+PAPER_FACTS = Path(__file__).resolve().parents[3] / "shared" / "paper_facts.json"
+
+
+@pytest.fixture(scope="module")
+def paper():
+    """Retail's numbers in the paper (Table 2 tools and tasks, Table 15 entities, Table 6 training)."""
+    if not PAPER_FACTS.exists():
+        pytest.skip("the paper's facts (../shared/paper_facts.json) are not next to this checkout")
+    return json.loads(PAPER_FACTS.read_text())["domains"]["retail"]
 WRITE_NAMES = {t.name for t in retail_tools.WRITE_TOOLS}
 
 
@@ -48,11 +57,14 @@ def leaves(value):
 # ---------------------------------------------------------------------------- database
 
 
-def test_database_counts(db):
-    counts = db.counts()
-    assert counts["users"] == 527
-    assert counts["products"] == 50
-    assert counts["orders"] == 1075
+def test_database_counts(db, paper):
+    assert db.counts() == {**db.counts(), **paper["entities"]}  # users, products, orders as in Table 15
+    assert set(paper["entities"]) <= set(db.counts())
+
+
+def test_task_counts(domain, paper):
+    assert len(domain.tasks("test")) == paper["test_tasks"]
+    assert len(domain.tasks("train")) == paper["train_tasks"]
 
 
 def test_every_record_validates(db):
@@ -86,9 +98,9 @@ def test_generation_is_deterministic(db):
 # ---------------------------------------------------------------------------- tools
 
 
-def test_tool_counts_and_schemas(domain):
+def test_tool_counts_and_schemas(domain, paper):
     kinds = [t.kind for t in domain.tools.values()]
-    assert kinds.count("read") == 9 and kinds.count("write") == 7
+    assert kinds.count("read") == paper["read_tools"] and kinds.count("write") == paper["write_tools"]
     for g in GENERIC_TOOLS:
         assert g.name in domain.tools and domain.tools[g.name].kind == "read"
     assert set(retail_tools.AUTH_TOOLS) <= set(domain.tools)

@@ -128,7 +128,7 @@ def test_blind_sets_meet_the_goals():
 
 def test_training_and_evaluation_feelings_never_overlap():
     train = {r["text"] for r in load_labelled(WRITTEN_FILE)}
-    assert len(train) >= 3900
+    assert len(train) >= 3700  # 3,960 written, less the near-duplicates of blind feelings (neardup.py)
     for name in EVAL_SETS:
         assert not train & {r["text"] for r in load_labelled(eval_path(name))}, name
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from collections import defaultdict
 from statistics import mean
 
@@ -12,6 +13,7 @@ from temo.agents.base import AgentContext
 from temo.agents.registry import create_agent
 from temo.core import RoleConfig
 from temo.domains import available, get_domain
+from temo.harness.grader import grade
 from temo.harness.orchestrator import run_episode
 from temo.users.base import UserContext
 from temo.users.registry import create_user
@@ -45,6 +47,22 @@ def test_oracle_solves_every_task_without_violations(domain, arm):
     assert failures == []
     assert all(not r.violations for _, r in results)
     assert all(r.termination == "user_stop" for _, r in results)
+    if arm == "neutral":
+        return
+    # The outputs check bites: the same conversations with the required outputs left unsaid fail.
+    with_outputs = [(t, r) for t, r in results if t.outputs]
+    assert len(with_outputs) >= len(results) // 2, "most tasks require outputs"
+    dom = get_domain(domain)
+    for task, r in with_outputs:
+        silent = [m.model_copy(update={"content": _without(m.content, task.outputs)}) for m in r.messages]
+        info = grade(dom, task, r.tool_calls, silent, r.termination)
+        assert info.state_match and info.reward == 0 and info.missing_outputs, task.id
+
+
+def _without(text, outputs):
+    for o in outputs:
+        text = re.sub(re.escape(o), "", text or "", flags=re.I)
+    return text
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
@@ -64,8 +82,8 @@ def test_redundant_questions_make_users_quit_more_when_angry_or_urgent(domain):
     quit_ = [r.termination == "user_unsatisfied" for _, r in results]
     assert rate(quit_) > 0.3
     for _, r in results:
-        if r.termination == "user_unsatisfied":  # -1, unless the goal was already reached when the user left
-            assert r.reward.reward == (1 if r.reward.quit_after_goal else -1)
+        if r.termination == "user_unsatisfied":  # the paper's rule: any ###UNSATISFIED### ending is -1
+            assert r.reward.reward == -1 and r.reward.rule == "paper"
     by_family, by_urgency = defaultdict(list), defaultdict(list)
     for (task, r), q in zip(results, quit_):
         by_family[task.emotion.family].append((q, r.counters["user_turns"]))
@@ -100,3 +118,7 @@ def test_early_stop_fails_grading(domain):
     results = play_all(domain, "probe:early-stop")
     assert all(r.reward.reward == 0 for _, r in results)
     assert all(not r.reward.state_match or r.reward.missing_outputs for _, r in results)
+    writes = {n for n, t in get_domain(domain).tools.items() if t.kind == "write"}
+    read_only = [r for t, r in results if not any(a.name in writes for a in t.actions)]
+    # a read-only task's early stop leaves the state right: only the missing outputs catch it
+    assert all(r.reward.state_match and r.reward.missing_outputs for r in read_only)

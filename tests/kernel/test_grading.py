@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from temo.core import Message, ToolCallRecord
-from temo.harness.grader import grade
+from temo.harness.grader import DEFAULT_REWARD_RULE, apply_rule, grade
 from temo.users.base import read_termination
 
 from toydomain import toy_task
@@ -29,18 +30,50 @@ SAID = [Message(role="assistant", content="Deposited. Your new balance is $1,015
         ([], "user_stop", 0, False),  # nothing done
         (WRONG, "user_unsatisfied", -1, False),  # quit before the goal
         ([], "user_unsatisfied", -1, False),
-        (GOAL, "user_unsatisfied", 1, True),  # quit after the goal: counts, and is recorded
+        (GOAL, "user_unsatisfied", -1, True),  # the paper's rule: any ###UNSATISFIED### ending is -1
         (GOAL, "max_turns", 1, False),  # the state is what counts
         (WRONG, "transfer", 0, False),
         (WRONG, "too_many_errors", 0, False),
     ],
 )
 def test_reward_cases(toy_domain, calls, termination, reward, quit_after_goal):
-    info = grade(toy_domain, toy_task(), calls, [], termination)
-    assert info.reward == reward
+    info = grade(toy_domain, toy_task(), calls, [], termination)  # default rule: the paper's
+    assert info.reward == reward and info.rule == "paper"
     assert info.quit_after_goal is quit_after_goal
     assert info.user_quit is (termination == "user_unsatisfied")
     assert info.state_match is (calls is GOAL)
+
+
+def test_paper_rule_is_the_default_and_matches_the_paper_facts(toy_domain):
+    path = Path(__file__).resolve().parents[3] / "shared" / "paper_facts.json"
+    if not path.exists():
+        pytest.skip("the paper's facts (../shared/paper_facts.json) are not next to this checkout")
+    facts = json.loads(path.read_text())["reward"]
+    assert "did not end with ###UNSATISFIED###" in facts["success_rule"]
+    assert DEFAULT_REWARD_RULE == "paper"
+    quit_after_goal = grade(toy_domain, toy_task(), GOAL, [], "user_unsatisfied")
+    assert quit_after_goal.reward == facts["unsatisfied_before_success"] == -1
+    assert grade(toy_domain, toy_task(), GOAL, [], "user_stop").reward == facts["success"]
+
+
+@pytest.mark.parametrize("calls,termination,paper,goal_first", [
+    (GOAL, "user_unsatisfied", -1, 1),  # the only case where the rules differ
+    (WRONG, "user_unsatisfied", -1, -1),
+    (GOAL, "user_stop", 1, 1),
+    (WRONG, "user_stop", 0, 0),
+])
+def test_goal_first_rule_keeps_a_quit_after_the_goal(toy_domain, calls, termination, paper, goal_first):
+    a = grade(toy_domain, toy_task(), calls, [], termination, rule="paper")
+    b = grade(toy_domain, toy_task(), calls, [], termination, rule="goal-first")
+    assert (a.reward, b.reward) == (paper, goal_first)
+    assert b.rule == "goal-first"
+    # one rule becomes the other without a replay
+    assert apply_rule(a, "goal-first") == b and apply_rule(b, "paper") == a
+
+
+def test_unknown_rule_is_refused(toy_domain):
+    with pytest.raises(ValueError, match="paper, goal-first"):
+        grade(toy_domain, toy_task(), GOAL, [], "user_stop", rule="lenient")
 
 
 def test_infrastructure_errors_are_not_graded(toy_domain):

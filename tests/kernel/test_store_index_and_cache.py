@@ -34,7 +34,7 @@ def test_where_matches_a_scan_and_hash_matches_a_fresh_one(ops):
         elif op == "edit_seats" and store.has("flights", key):
             store.edit("flights", key)["dates"]["d1"]["seats"] += 1
         elif op == "insert" and not store.has("flights", key):
-            store.insert("flights", key, {"origin": letter, "n": i, "dates": {}})
+            store.insert("flights", key, {"origin": letter, "n": i, "dates": {"d1": {"seats": 0}}})
         elif op == "delete" and store.has("flights", key):
             store.delete("flights", key)
         elif op == "rollback_edit" and store.has("flights", key):

@@ -1,9 +1,9 @@
 """`temo run --agent llm --user llm` end to end over a loopback server that fails every fifth request.
 
 The fake server plays both roles: a request offering tools is the agent (it answers "Is there
-anything else?"), the others are the user simulator (a request, then ###STOP###). Rewards may be
-0; what matters is that every cell is graded, no fault counts against the agent, no cell is
-missing, and the API key never reaches the run directory.
+anything else?"), the others are the user simulator (a request, then ###STOP###). Rewards are
+0 (the agent never calls a tool, so it can reach no goal); what matters is that every cell is graded,
+no fault counts against the agent, no cell is missing, and the API key never reaches the run directory.
 """
 from __future__ import annotations
 
@@ -73,7 +73,9 @@ def test_llm_run_with_faults_grades_every_cell(server, tmp_path: Path):
     for path in cells:
         record = json.loads(path.read_text())
         assert record["termination"] == "user_stop", (path.name, record.get("error"))
-        assert record["reward"] is not None and record["reward"]["reward"] in (0, 1)
+        # the agent never calls a tool: every task needs a write or a required output, so it earns nothing
+        assert record["tool_calls"] == []
+        assert record["reward"] is not None and record["reward"]["reward"] == 0, record["reward"]
         assert record["usage"]["agent"]["requests"] >= 1 and record["usage"]["user"]["requests"] == 2
         assert record["usage"]["agent"]["cost"] is None
 

@@ -80,8 +80,18 @@ def test_json_report(run_dir):
     assert report["average"]["avg"] == pytest.approx(((2 / 3 + 1 / 2) / 2 + 1.0) / 2)
     assert report["run"]["trials"] == 3 and report["run"]["arms"] == ["emotion", "neutral"]
     assert report["run"]["agent"]["kind"] == "oracle" and report["run"]["user"]["kind"] == "scripted"
-    assert REFERENCE_USER_WARNING in report["warnings"]
+    # a scripted user is not a simulator of the paper's kind: the reference-simulator warning does not apply
+    assert REFERENCE_USER_WARNING not in report["warnings"]
     assert any("2 of 18 cells" in w for w in report["warnings"])
+
+
+def test_an_llm_user_other_than_the_reference_is_warned_about(tmp_path):
+    root = write_run(tmp_path / "run")
+    store = RunStore(root)
+    config = store.load_config()
+    store.save_config(config.model_copy(update={"user": RoleConfig(kind="llm", model="small-model", base_url="http://x/v1")}))
+    report = json.loads(invoke(root, "--json").stdout)
+    assert REFERENCE_USER_WARNING in report["warnings"]
 
 
 def test_reference_user_has_no_warning(tmp_path):

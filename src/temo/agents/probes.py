@@ -10,11 +10,18 @@ They show that the benchmark notices each kind of mistake:
   grading: the final state hash differs from the reference.
 - `early-stop`: stops before the last write (in a read-only task, before the last look-up) and declares the
   work done. Caught by grading: the state, or a required output, is missing.
+
+A probe takes a rate, `probe:NAME@RATE` with 0 < RATE <= 1: the flaw is committed at each
+opportunity with that probability, drawn from the cell's seeded RNG (`ctx.rng`), so trials of one
+task differ while a cell always plays the same. The opportunities: every reference action
+(`redundant-questions`), every write (`skip-confirmation`, `wrong-argument`), the episode
+(`early-stop`). Without a rate the flaw is always committed (`wrong-argument`: on the first write
+only), and no random draw is made for it.
 """
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Callable, Optional
 
 from ..core import Action, RoleConfig
 from .base import AgentContext
@@ -28,9 +35,38 @@ UNKNOWABLE = [
 ]
 
 
-def _redundant(ctx: AgentContext) -> PlanAgent:
+class ProbeSpecError(ValueError):
+    pass
+
+
+def parse_probe(kind: str) -> tuple[str, Optional[float]]:
+    """'probe:NAME' or 'probe:NAME@RATE' -> (NAME, RATE or None); raises ProbeSpecError."""
+    spec = kind.split(":", 1)[1] if ":" in kind else ""
+    name, at, rate_text = spec.partition("@")
+    if name not in PROBES:
+        raise ProbeSpecError(f"unknown probe {name!r}; choose one of: {', '.join('probe:' + p for p in PROBES)}")
+    if not at:
+        return name, None
+    try:
+        rate = float(rate_text)
+    except ValueError:
+        raise ProbeSpecError(f"probe rate {rate_text!r} is not a number; write e.g. probe:{name}@0.3") from None
+    if not 0 < rate <= 1:
+        raise ProbeSpecError(f"probe rate must be in (0, 1], got {rate_text} (probe:{name}@{rate_text})")
+    return name, rate
+
+
+def _chance(ctx: AgentContext, rate: Optional[float]) -> Callable[[], bool]:
+    """Whether the flaw is committed at the next opportunity: always without a rate, else seeded."""
+    if rate is None:
+        return lambda: True
+    return lambda: ctx.rng.random() < rate
+
+
+def _redundant(ctx: AgentContext, rate: Optional[float] = None) -> PlanAgent:
     """Before every reference action, ask again for a fact the user already gave (or, before any
     was given, for something the user cannot know)."""
+    fires = _chance(ctx, rate)
     out: list[Step] = []
     given: list[str] = []
     n = 0
@@ -41,6 +77,10 @@ def _redundant(ctx: AgentContext) -> PlanAgent:
             continue
         if step.kind in ("tools", "confirm"):  # every write follows its confirmation
             for action in (step.actions if step.kind == "tools" else [None]):
+                if not fires():
+                    if action is not None:
+                        out.append(Step("tools", actions=[action]))
+                    continue
                 if given:
                     key = given[n % len(given)]
                     question = f"Before I continue, could you tell me your {humanize(key)} once more?"
@@ -56,8 +96,11 @@ def _redundant(ctx: AgentContext) -> PlanAgent:
     return PlanAgent(ctx, out)
 
 
-def _skip_confirmation(ctx: AgentContext) -> PlanAgent:
-    return PlanAgent(ctx, oracle_plan(ctx, confirm=False))
+def _skip_confirmation(ctx: AgentContext, rate: Optional[float] = None) -> PlanAgent:
+    if rate is None:
+        return PlanAgent(ctx, oracle_plan(ctx, confirm=False))
+    fires = _chance(ctx, rate)
+    return PlanAgent(ctx, [s for s in oracle_plan(ctx) if not (s.kind == "confirm" and fires())])
 
 
 def _other_values(ctx: AgentContext, tool: str, arg: str, current: Any) -> list[Any]:
@@ -94,17 +137,23 @@ def mutate_argument(ctx: AgentContext, action: Action) -> Action:
     return wrong
 
 
-def _wrong_argument(ctx: AgentContext) -> PlanAgent:
+def _wrong_argument(ctx: AgentContext, rate: Optional[float] = None) -> PlanAgent:
     writes = {name for name, t in ctx.domain.tools.items() if t.kind == "write"}
     actions = [a.model_copy(deep=True) for a in ctx.task.actions]
-    idx = next((i for i, a in enumerate(actions) if a.name in writes), None)
-    if idx is not None:
-        actions[idx] = mutate_argument(ctx, actions[idx])
+    if rate is None:  # the first write, always
+        idx = next((i for i, a in enumerate(actions) if a.name in writes), None)
+        if idx is not None:
+            actions[idx] = mutate_argument(ctx, actions[idx])
+    else:
+        fires = _chance(ctx, rate)
+        actions = [mutate_argument(ctx, a) if a.name in writes and fires() else a for a in actions]
     return PlanAgent(ctx, oracle_plan(ctx, actions=actions))
 
 
-def _early_stop(ctx: AgentContext) -> PlanAgent:
+def _early_stop(ctx: AgentContext, rate: Optional[float] = None) -> PlanAgent:
     steps = oracle_plan(ctx)
+    if not _chance(ctx, rate)():
+        return PlanAgent(ctx, steps)
     last_write = max((i for i, s in enumerate(steps) if s.kind == "write"), default=None)
     if last_write is None:  # a read-only task: stop before the last look-up, so its answer is never given
         last_write = max((i for i, s in enumerate(steps) if s.kind == "tools"), default=len(steps))
@@ -122,5 +171,5 @@ PROBES = {
 
 
 def create(role: RoleConfig, ctx: AgentContext) -> PlanAgent:
-    name = role.kind.split(":", 1)[1]
-    return PROBES[name](ctx)
+    name, rate = parse_probe(role.kind)
+    return PROBES[name](ctx, rate)

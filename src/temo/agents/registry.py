@@ -1,4 +1,4 @@
-"""Agents by name. `oracle`, `probe:NAME` and `llm`; adding one is a module plus a line here."""
+"""Agents by name. `oracle`, `probe:NAME[@RATE]` and `llm`; adding one is a module plus a line here."""
 from __future__ import annotations
 
 import importlib
@@ -29,11 +29,12 @@ def validate_agent_kind(kind: str) -> None:
     if base not in _AGENTS:
         raise AgentSpecError(f"unknown agent {kind!r}; choose one of: {', '.join(agent_kinds())}")
     if base == "probe":
-        from .probes import PROBES
+        from .probes import ProbeSpecError, parse_probe
 
-        name = kind.split(":", 1)[1] if ":" in kind else ""
-        if name not in PROBES:
-            raise AgentSpecError(f"unknown probe {name!r}; choose one of: {', '.join('probe:' + p for p in PROBES)}")
+        try:
+            parse_probe(kind)
+        except ProbeSpecError as e:
+            raise AgentSpecError(str(e)) from None
 
 
 def create_agent(role: RoleConfig, ctx: AgentContext) -> Agent:

@@ -24,12 +24,20 @@ _COMMANDS = [
     ("temo.cli.metrics", "metrics_command", "metrics"),
     ("temo.cli.regrade", "regrade_command", "regrade"),
     ("temo.cli.show", "show_command", "show"),
+    ("temo.cli.judge", "judge_command", "judge"),
+    ("temo.cli.analyze", "analyze_command", "analyze"),
+    ("temo.cli.report", "report_command", "report"),
+    ("temo.cli.view", "view_command", "view"),
+    ("temo.cli.fidelity", "fidelity_command", "fidelity"),
+    ("temo.cli.collect", "collect_command", "collect"),
 ]
 _GROUPS = [
     ("temo.cli.domains", "app", "domains", "The domains: tools, databases, tool graphs, task counts."),
     ("temo.cli.tracer", "app", "tracer", "Tracer: build tasks from tool-graph walks (sample, ground, instruct, feel, condition, verify, build)."),
     ("temo.cli.tasks", "app", "tasks", "Inspect task sets."),
     ("temo.cli.emotion", "app", "emotion", "The emotion model: taxonomy, anchors, feeling-to-condition mapping."),
+    ("temo.cli.export", "app", "export", "Export collected trajectories as training data (TRL conversational format), or a run's cells as a table."),
+    ("temo.cli.train", "app", "train", "Fine-tune a model on exported trajectories (needs the extra: pip install 'temo[train]')."),
 ]
 
 

@@ -89,6 +89,10 @@ def map_cmd(
     else:
         if not text.strip():
             _fail("empty feeling text")
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # bytes that are not UTF-8 arrive as lone surrogates
+            _fail("TEXT is not valid UTF-8; give the feeling as UTF-8 text")
         texts = [text]
     from temo.emotion.encoder import EncoderUnavailable
     from temo.emotion.mapper import get_mapper

@@ -43,9 +43,20 @@ def _load_run(path: Path, domain: Optional[str]) -> dict[str, Any]:
         planned = [c for c in planned if c[0] == domain]
         records = [r for r in records if r.domain == domain]
     report = summarize(records, planned_cells=planned, trials=config.trials)
-    warnings = [] if config.reference_user_simulator else [REFERENCE_USER_WARNING]
+    # (only an llm user can differ from the paper's reference simulator)
+    warnings = [] if config.reference_user_simulator or config.user.kind != "llm" else [REFERENCE_USER_WARNING]
     report["warnings"] = warnings + report["warnings"]
     report["usage"] = _usage(records)
+    from ..metrics.errors import error_reasons
+
+    report["errors"] = error_reasons(records)
+    for term, why in (("harness_error", "an exception inside temo, a bug to report; not scored; traceback in each "
+                                         "cell's record; `temo run --out RUN --resume --retry-errors` re-runs them"),
+                      ("user_error", "the user model's endpoint rejected its request; not scored and not counted "
+                                     "against the agent; `--resume --retry-errors` re-runs them")):
+        n = sum(g["cells"] for g in report["errors"].get(term, []))
+        if n:
+            report["warnings"].insert(0, f"{n} cell(s) ended in {term.upper()} ({why})")
     report["run"] = {
         "dir": str(path),
         "agent": _role_facts(config.agent),
@@ -60,7 +71,31 @@ def _load_run(path: Path, domain: Optional[str]) -> dict[str, Any]:
         "reference_user_simulator": config.reference_user_simulator,
         "records": len(records),
     }
+    report["reward_rule"] = _reward_rule_facts(config, records)
+    report["run"]["reward_rule"] = report["reward_rule"]["name"]
+    stale = report["reward_rule"]["cells_under_other_rule"]
+    if stale:
+        report["warnings"].append(f"{stale} cell(s) were scored under another reward rule than the run's "
+                                  f"({report['reward_rule']['name']}); run `temo regrade {path}`")
     return report
+
+
+def _reward_rule_facts(config: Any, records: list) -> dict[str, Any]:
+    from ..harness.grader import LEGACY_REWARD_RULE, REWARD_RULES
+
+    name = config.effective_reward_rule
+    other = sum(1 for r in records if r.reward is not None and (r.reward.rule or LEGACY_REWARD_RULE) != name)
+    return {"name": name, "recorded": config.reward_rule is not None, "description": REWARD_RULES[name],
+            "cells_under_other_rule": other}
+
+
+def reward_rule_line(report: dict[str, Any]) -> Optional[str]:
+    """The footer line naming the reward rule a run's table was scored under."""
+    rule = report.get("reward_rule")
+    if not rule:
+        return None
+    note = "" if rule["recorded"] else " (not recorded in config.json: the rule runs were made under before temo recorded it)"
+    return f"reward rule: {rule['name']}{note} — {rule['description']}"
 
 
 def _usage(records: list) -> dict[str, Any]:
@@ -121,12 +156,14 @@ def metrics_command(
 
     \b
     Definitions (k = the run's trials, 3 in the paper):
-      success      = reward 1 (reward -1: the user ended ###UNSATISFIED### first; a failure)
+      success      = reward 1 (reward -1: the user ended ###UNSATISFIED###; a failure)
       Avg@k        = mean over tasks of (successes / completed trials)
       Pass^k       = mean over tasks of C(c,k)/C(n,k), n completed trials, c successes;
                      tasks with n < k are left out (and counted)
       pass@k       = mean over tasks of 1 - C(n-c,k)/C(n,k)   (JSON only)
       unsatisfied  = share of completed cells that ended with ###UNSATISFIED###
+      violations   = share of completed cells with at least one recorded policy
+                     violation (auth_before_write, confirm_before_write)
       missing      = planned cells with no complete record (infrastructure error or not
                      run yet); never counted as failures; rerun them with --resume
       Average      = unweighted mean over domains
@@ -136,7 +173,14 @@ def metrics_command(
     JSON: {"domains": {NAME: {"tasks", "trials", "avg", "pass_hat": {"1",...},
     "pass_at", "unsatisfied_rate", "missing_cells", "by_family", "by_arm",
     "emotion_minus_neutral", "violation_rate", ...}}, "average": {...},
-    "run" | "source", "warnings": [...]}.
+    "run" | "source", "reward_rule": {"name", "recorded", "description"}, "warnings": [...]}.
+
+    \b
+    Reward rule (config.json `reward_rule`, shown under the table):
+      paper        reward 1 needs the goal state and no ###UNSATISFIED### ending; any
+                   ###UNSATISFIED### ending is -1 (the default, as in the paper)
+      goal-first   a quit after the goal state was reached keeps reward 1
+    Re-score a run under the other rule with `temo regrade RUN --reward-rule NAME`.
     """
     if import_format is not None:
         if path is None:
@@ -151,7 +195,7 @@ def metrics_command(
         run = report["run"]
         agent = run["agent"].get("model") or run["agent"]["kind"]
         user = run["user"].get("model") or run["user"]["kind"]
-        title += f" — agent {agent}, user {user}, {run['trials']} trial(s)"
+        title += f" — agent {agent}, user {user}, {run['trials']} trial(s), reward rule {run['reward_rule']}"
 
     if json_out:
         print_json(report)
@@ -165,16 +209,29 @@ def metrics_command(
         Console(stderr=True).print("[yellow]no results to score[/]")
     else:
         print_report(report, Console(), title=title)
+    _print_rule(report, Console())
     _print_usage(report, Console())
     err = Console(stderr=True)
+    from ..metrics.errors import error_lines
+
+    for line in error_lines(report.get("errors") or {}):
+        err.print(line, highlight=False, markup=False)
     for w in report["warnings"]:
         err.print(f"[yellow]warning:[/] {w}", highlight=False)
+
+
+def _print_rule(report: dict[str, Any], console: Any) -> None:
+    line = reward_rule_line(report)
+    if line:
+        console.print(line, highlight=False)
 
 
 def _print_usage(report: dict[str, Any], console: Any) -> None:
     for role, u in (report.get("usage") or {}).items():
         cost = "unknown (no --prices)" if u["cost"] is None else f"${u['cost']:.4f}"
-        console.print(f"{role}: {u['requests']} requests, {u['prompt_tokens']:,} prompt + "
+        from ..metrics.render import plural
+
+        console.print(f"{role}: {plural(u['requests'], 'request')}, {u['prompt_tokens']:,} prompt + "
                       f"{u['completion_tokens']:,} completion tokens, cost {cost}", highlight=False)
 
 
@@ -186,7 +243,8 @@ def print_run_summary(path: Path) -> None:
 
     report = _load_run(path, None)
     if report["domains"]:
-        print_report(report, Console(), title=f"{path.name}")
+        print_report(report, Console(), title=f"{path.name} — reward rule {report['reward_rule']['name']}")
+    _print_rule(report, Console())
     _print_usage(report, Console())
     err = Console(stderr=True)
     for w in report["warnings"]:

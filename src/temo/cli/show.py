@@ -35,6 +35,10 @@ def show_command(
             reward = r.reward.reward if r.reward else "-"
             viol = ",".join(v.rule for v in r.violations)
             typer.echo(f"{r.cell_id}\treward {reward}\t{r.termination}\t{viol}")
+        from ..metrics.errors import error_lines, error_reasons
+
+        for line in error_lines(error_reasons(records)):  # why cells ended in errors, grouped
+            typer.echo(line, err=True)
         return
     match = [r for r in records if r.cell_id == cell] or sorted((r for r in records if r.task_id == cell), key=lambda r: (r.arm, r.trial))
     if not match:
@@ -45,9 +49,17 @@ def show_command(
         return
     from rich.console import Console
 
+    from ..metrics.render import describe_reward
+
     c = Console()
-    reward = rec.reward.model_dump(exclude={"agent_hash", "gold_hash"}) if rec.reward else None
-    c.print(f"[bold]{rec.cell_id}[/] · {rec.domain} · emotion {rec.emotion.id} · {rec.termination} · reward {reward}")
+    c.print(f"[bold]{rec.cell_id}[/] · {rec.domain} · emotion {rec.emotion.id} · {rec.termination}", highlight=False)
+    if rec.error:
+        from rich.markup import escape
+
+        from ..metrics.errors import error_reason
+
+        c.print(f"[red]{rec.termination}:[/] {escape(error_reason(rec.termination, rec.error))}", highlight=False)
+    c.print(describe_reward(rec.reward, rec.termination), highlight=False)
     colors = {"assistant": "cyan", "user": "green", "tool": "yellow"}
     for m in rec.messages[1:]:
         if m.reasoning:

@@ -69,8 +69,10 @@ def list_tasks(domain: str = typer.Argument(..., help="Domain name."),
     if json_out:
         print_json(rows)
         return
+    from ..metrics.render import plural
+
     for r in rows:
-        typer.echo(f"{r['id']}\t{r['intents']} intents\t{r['actions']} actions\t{r['emotion']}")
+        typer.echo(f"{r['id']}\t{plural(r['intents'], 'intent')}\t{plural(r['actions'], 'action')}\t{r['emotion']}")
 
 
 @app.command("stats")

@@ -204,7 +204,12 @@ Termination = Literal[
     "infra_error",  # endpoint down, retries exhausted: not an agent failure
     "agent_stop",  # the agent ended the conversation itself
     "agent_error",  # the agent's endpoint rejected its request outright (e.g. context too long): graded
+    "user_error",  # the USER model's endpoint rejected its request (400/413/422): not graded, not the agent's fault
+    "harness_error",  # an unexpected exception inside temo during the episode: not graded, traceback in `error`
 ]
+
+# Ended without a grade, and not re-run by a plain `--resume` (re-running would fail the same way).
+UNGRADED_FINAL = ("user_error", "harness_error")
 
 
 class ToolCallRecord(BaseModel):
@@ -250,6 +255,7 @@ class Violation(BaseModel):
 
 class RewardInfo(BaseModel):
     reward: int  # 1, 0 or -1
+    rule: Optional[str] = None  # the reward rule it was scored under (harness.grader.REWARD_RULES); None: not recorded
     state_match: bool
     outputs_ok: bool = True
     missing_outputs: list[str] = Field(default_factory=list)

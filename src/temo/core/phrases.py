@@ -26,5 +26,31 @@ def is_affirmative(text: str) -> bool:
     return any(AFFIRMATIVE.search(s) for s in sentences) or bool(_CONSENT_ANYWHERE.search(text))
 
 
+_OPEN_QUESTION = re.compile(r"^\W*(what|which|how|when|where|why|who)\b", re.I)
+
+
 def asks_confirmation(text: str) -> bool:
-    return bool(CONFIRMATION_REQUEST.search(text or ""))
+    """The agent asks for approval ("Shall I cancel it?", "Do you confirm ... (yes/no)?").
+
+    An open question ("What would you like me to do?") is not a request for approval, unless it
+    says "confirm"."""
+    for sentence in re.split(r"(?<=[.!?])\s+", (text or "").strip()):
+        if _OPEN_QUESTION.match(sentence) and not re.search(r"\bconfirm", sentence, re.I):
+            continue
+        if CONFIRMATION_REQUEST.search(sentence):
+            return True
+    return False
+
+
+# An agent declining a request: "I'm sorry, but I can't do that", "that is not allowed".
+_DECLINE = re.compile(
+    r"\b(can['’]?t|cannot|can not|unable to|not able to|won['’]?t be able|(is|are|'s) not (allowed|permitted|possible|eligible)|"
+    r"not (allowed|permitted) to|against (our|the) polic(y|ies)|must decline|have to decline|no exceptions?|"
+    r"i('m| am) (afraid|sorry),? (but )?(i|we|that|this|it))\b",
+    re.I,
+)
+
+
+def declines(text: str) -> bool:
+    """The agent says it will not (or may not) do what was asked."""
+    return bool(_DECLINE.search(text or ""))

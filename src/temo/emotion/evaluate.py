@@ -2,16 +2,20 @@
 
     python -m temo.emotion.evaluate                    # every shipped free-form set (shipped model)
     python -m temo.emotion.evaluate --set blind_a      # one set (repeatable)
+    python -m temo.emotion.evaluate --set agreement    # three labellers vs the writers vs the model (150 blind)
+    python -m temo.emotion.evaluate --weights m.npz    # weights from `python -m temo.emotion.train --out m.npz`
     python -m temo.emotion.evaluate --anchors          # + held-out anchor sentences (retrains, ~2 min)
     python -m temo.emotion.evaluate --cross-author     # + leave-one-author-out on the training feelings (~4 min)
     python -m temo.emotion.evaluate --file my.jsonl    # your own labelled feelings
     python -m temo.emotion.evaluate --json --errors
 
 Free-form sets: one JSON object per line with text, family, emotion, politeness, urgency, trust.
-None of them is used for training. Six ship in data/eval/ (see EVAL_SETS and docs/emotion.md):
+None of them is used for training. Seven ship in data/eval/ (see EVAL_SETS and docs/emotion.md):
 three written by the engineer who also wrote the training lexicons (lead1-3), and three written
 by three other authors who never saw the model, its lexicons or its training data (blind_a-c),
-the best estimate of accuracy on other people's feelings. Held-out anchors: a model is trained
+the best estimate of accuracy on other authors' feelings (all authors are generated (LLM)
+helpers writing from one brief, and the encoder was chosen on the blind numbers), plus
+82 short blunt statements (blunt). Held-out anchors: a model is trained
 without any anchor containing one of the held-out pieces (2 of the 10 feeling sentences of every
 emotion and one phrasing of every dimension level), then maps the anchors that contain them.
 """
@@ -34,6 +38,7 @@ EVAL_SETS: dict[str, str] = {
     "blind_a": "110, the paper's feeling-generator style; another author, blind to the model",
     "blind_b": "110, mixed styles (generator, narrative, terse, behaviour only); another author, blind",
     "blind_c": "110, a feeling generator handed the task (generator, narrative, behaviour); another author, blind",
+    "blunt": "82, short blunt statements (\"I am furious\", \"The customer is relieved\"); emotion only, dimensions by convention",
 }
 
 
@@ -122,17 +127,23 @@ def eval_cross_author(encoder, progress=None) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--set", action="append", default=None, choices=list(EVAL_SETS),
-                    help="a shipped set (repeatable; default: all of them unless --file is given)")
+    ap.add_argument("--set", action="append", default=None, choices=list(EVAL_SETS) + ["agreement"],
+                    help="a shipped set (repeatable; default: all of them unless --file is given); "
+                         "'agreement': three labellers' agreement on 150 blind feelings and the model "
+                         "against their majority label (see temo.emotion.agreement)")
     ap.add_argument("--file", type=Path, action="append", default=None, help="your own labelled feelings (repeatable)")
     ap.add_argument("--anchors", action="store_true", help="also evaluate on held-out anchor sentences (retrains)")
     ap.add_argument("--cross-author", action="store_true",
                     help="also leave-one-author-out on the hand-written training feelings (retrains once per author, ~4 min)")
     ap.add_argument("--encoder", default=None, help="static (default), minilm or openai")
+    ap.add_argument("--weights", type=Path, default=None,
+                    help="a trained weights file (.npz from `python -m temo.emotion.train --out`) instead of the shipped one")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--errors", action="store_true", help="print every mis-mapped feeling")
     args = ap.parse_args(argv)
-    named = {name: eval_path(name) for name in (args.set or ([] if args.file else EVAL_SETS))}
+    want_agreement = "agreement" in (args.set or [])
+    sets = [s for s in args.set or [] if s != "agreement"] if args.set else ([] if args.file else list(EVAL_SETS))
+    named = {name: eval_path(name) for name in sets}
     named.update({str(f): f for f in args.file or []})
     for f in named.values():
         if not f.exists():
@@ -140,7 +151,16 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     from .mapper import get_mapper
 
-    mapper = get_mapper(args.encoder)
+    if args.weights is not None:
+        from .encoder import get_encoder
+        from .mapper import Mapper, load_model
+        try:
+            mapper = Mapper(get_encoder(args.encoder or "static"), load_model(args.weights)[0])
+        except (OSError, ValueError, KeyError) as e:
+            print(f"error: --weights {args.weights}: cannot load ({e})", file=sys.stderr)
+            return 2
+    else:
+        mapper = get_mapper(args.encoder)
     out: dict = {"encoder": mapper.encoder.name}
     detail = {}
     for name, f in named.items():
@@ -152,6 +172,15 @@ def main(argv: list[str] | None = None) -> int:
         res["file"] = f.name
         out[name] = res
         detail[name] = (rows, preds)
+    agreement = None
+    if want_agreement:
+        from .agreement import format_report, model_labels, report
+        try:
+            agreement = report(model_labels(mapper))
+        except (OSError, ValueError, KeyError) as e:
+            print(f"error: agreement set: {e}", file=sys.stderr)
+            return 2
+        out["agreement"] = agreement
     if args.anchors:
         out["heldout_anchors"] = eval_heldout_anchors(mapper.encoder)
     if args.cross_author:
@@ -166,8 +195,10 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(out, indent=1))
         return 0
     print(f"encoder: {out['encoder']}")
+    if agreement is not None:
+        print(format_report(agreement))
     for name, r in out.items():
-        if name == "encoder":
+        if name in ("encoder", "agreement"):
             continue
         print(f"{name} (n={r['n']}): " + "  ".join(f"{f}={r[f]:.3f}" for f in FIELDS + ("condition",)))
         if name not in detail:

@@ -38,11 +38,15 @@ DATA_DIR = Path(__file__).resolve().parent / "data"
 SHIPPED_MODEL = DATA_DIR / "model_static.npz"
 TRAIN_SEED = 0
 SYNTH_PER_CONDITION = 50
-# Hand-written third-person feelings (``data/feelings_train.jsonl``: 3,960 by twelve authors, none of
+# Hand-written third-person feelings (``data/feelings_train.jsonl``: 3,787 by twelve authors, none of
 # whom wrote an evaluation set). Few next to the 35,640 anchors and synthetic feelings, so each
 # counts this many times in the loss (chosen by leave-one-author-out: ``evaluate --cross-author``).
 WRITTEN_FILE = DATA_DIR / "feelings_train.jsonl"
 WRITTEN_WEIGHT = 64.0
+# Short blunt statements ("I'm livid.", "The caller is relieved."; ``blunt.py``): without them a bare
+# "I am furious" mapped to disgust. Each counts this many times (about 4 % of the total weight).
+BLUNT_FILE = DATA_DIR / "blunt_train.jsonl"
+BLUNT_WEIGHT = 64.0
 TOKEN_WEIGHTING = True  # static encoder: weighted token mean (``tokenweights``), fitted at training time
 
 
@@ -144,6 +148,10 @@ def training_corpus(seed: int = TRAIN_SEED, n_synth: int | None = None, anchor_f
         texts.append(text)
         conds.append(cond)
         weights.append(WRITTEN_WEIGHT)
+    for text, cond in load_written(BLUNT_FILE) if BLUNT_WEIGHT else ():
+        texts.append(text)
+        conds.append(cond)
+        weights.append(BLUNT_WEIGHT)
     return texts, conds, np.asarray(weights, np.float32)
 
 
@@ -184,7 +192,11 @@ def anchors_hash() -> str:
 
 
 def written_hash() -> str:
-    return hashlib.sha1(WRITTEN_FILE.read_bytes()).hexdigest()[:12] if WRITTEN_FILE.exists() else "none"
+    """Hash of the hand-written training feelings and the blunt statements (in that order)."""
+    h = hashlib.sha1()
+    for f in (WRITTEN_FILE, BLUNT_FILE):
+        h.update(f.read_bytes() if f.exists() else b"none")
+    return h.hexdigest()[:12]
 
 
 def save_model(model: Model, meta: dict, path: Path) -> None:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import math
 import operator
 from typing import Any
 
@@ -18,6 +19,7 @@ _BINOPS = {
 }
 _UNARY = {ast.UAdd: operator.pos, ast.USub: operator.neg}
 MAX_EXPRESSION = 200
+MAX_MAGNITUDE = 1e15  # beyond any amount in a customer-service task; also keeps floats exact enough
 
 
 def safe_arithmetic(expression: str) -> float:
@@ -38,15 +40,31 @@ def safe_arithmetic(expression: str) -> float:
             left, right = ev(node.left), ev(node.right)
             if isinstance(node.op, ast.Pow) and (abs(right) > 64 or abs(left) > 1e6):
                 raise ToolError("exponent too large")
-            return _BINOPS[type(node.op)](left, right)
+            value = _BINOPS[type(node.op)](left, right)
+            if isinstance(value, complex):
+                raise ToolError("the result is not a real number (e.g. the root of a negative number)")
+            if isinstance(value, int) and abs(value) > 10**30:
+                raise ToolError("the result is too large to compute")
+            return value
         if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
             return _UNARY[type(node.op)](ev(node.operand))
         raise ToolError(f"unsupported element in expression: {type(node).__name__}")
 
     try:
-        return ev(tree)
+        value = ev(tree)
     except ZeroDivisionError:
         raise ToolError("division by zero") from None
+    except OverflowError:
+        raise ToolError("the result is too large to compute") from None
+    except (RecursionError, MemoryError):
+        raise ToolError("the expression is nested too deeply") from None
+    if isinstance(value, complex):
+        raise ToolError("the result is not a real number (e.g. the root of a negative number)")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ToolError("the result is too large to compute")
+    if abs(value) > MAX_MAGNITUDE:
+        raise ToolError(f"the result is too large (more than {MAX_MAGNITUDE:.0e})")
+    return value
 
 
 @tool(kind="read")

@@ -55,9 +55,10 @@ def record_hash(table: str, key: str, record: Any) -> int:
     h = hashlib.sha256()
     h.update(table.encode())
     h.update(b"\x00")
-    h.update(str(key).encode())
+    h.update(str(key).encode("utf-8", "surrogatepass"))
     h.update(b"\x00")
-    h.update(canonical_json(record).encode())
+    # (surrogatepass: a hash never raises, even on text the environment would have refused)
+    h.update(canonical_json(record).encode("utf-8", "surrogatepass"))
     return int.from_bytes(h.digest(), "big")
 
 

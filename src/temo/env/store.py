@@ -216,6 +216,10 @@ class Store:
         self._journal = None
         self._journaled = set()
 
+    def touched(self) -> list[tuple[str, str]]:
+        """(table, key) of every record written in the open transaction."""
+        return [(t, k) for t, k, _ in self._journal or []]
+
     def rollback(self) -> None:
         journal, self._journal = self._journal or [], None
         self._journaled = set()

@@ -127,7 +127,7 @@ def format_result(value: Any) -> str:
         return value
     if hasattr(value, "model_dump"):
         value = value.model_dump(mode="json")
-    return json.dumps(value, ensure_ascii=False, default=str)
+    return json.dumps(value, ensure_ascii=False, default=str, allow_nan=False)
 
 
 def describe_validation_error(tool_name: str, err: ValidationError) -> str:

@@ -2,12 +2,19 @@
 
 The conversation opens with the agent's fixed greeting. The agent may call several tools (in one
 or several messages) before it speaks; the user sees only its visible words. Termination reasons
-are explicit: user_stop, user_unsatisfied, transfer, max_turns, too_many_errors, infra_error.
+are explicit: user_stop, user_unsatisfied, transfer, max_turns, too_many_errors, infra_error,
+agent_error (the agent's endpoint rejected its request), user_error (the user model's endpoint
+rejected its request: not graded, not the agent's fault) and harness_error (an unexpected
+exception inside temo: the episode so far is kept with the traceback in `error`, not graded).
 A turn is one agent message or one user message.
+
+Everything the agent or the user sends is stored with lone surrogates escaped (see
+`temo.env.safety`), so a record can always be written and a replay sees what the episode saw.
 """
 from __future__ import annotations
 
 import time
+import traceback
 from dataclasses import dataclass
 
 from ..agents.base import GREETING, Agent
@@ -15,6 +22,7 @@ from ..core import EpisodeRecord, InfrastructureError, Message, Task, Terminatio
 from ..env.domain import Domain
 from ..env.environment import Environment
 from ..env.generic import TRANSFER_TOOL
+from ..env.safety import cap_arguments, escape_strings, escape_surrogates
 from ..users.base import User, read_termination
 from .grader import grade
 from .policy import PolicyMonitor
@@ -63,8 +71,14 @@ async def run_episode(
             if turn >= limits.max_turns:
                 termination = "max_turns"
                 break
-            reply = await user.respond(agent_text)
-            token, visible = read_termination(reply.text)
+            try:
+                reply = await user.respond(agent_text)
+            except InfrastructureError as e:
+                if getattr(e, "status", None) in AGENT_FAULT_STATUS:
+                    termination, error = "user_error", str(e)[:2000]
+                    raise _Done from None
+                raise
+            token, visible = read_termination(escape_surrogates(reply.text or ""))
             messages.append(Message(role="user", content=visible))
             counters["user_turns"] += 1
             turn += 1
@@ -88,7 +102,8 @@ async def run_episode(
                         termination, error = "agent_error", str(e)[:2000]
                         raise _Done from None
                     raise
-                messages.append(msg.model_copy(update={"role": "assistant"}))
+                msg = _safe_message(msg)
+                messages.append(msg)
                 counters["agent_turns"] += 1
                 turn += 1
                 if msg.tool_calls:
@@ -131,8 +146,15 @@ async def run_episode(
     except InfrastructureError as e:
         termination = "infra_error"
         error = str(e)[:2000]
+    except Exception:  # a bug (or an input nobody foresaw) ends this cell only, never the run
+        termination, error = "harness_error", _traceback_text()
 
-    reward = grade(domain, task, calls, messages, termination)
+    reward = None
+    if termination not in ("infra_error", "user_error", "harness_error"):
+        try:
+            reward = grade(domain, task, calls, messages, termination)
+        except Exception:
+            termination, error = "harness_error", "while grading:\n" + _traceback_text()
     return EpisodeRecord(
         task_id=task.id,
         domain=domain.name,
@@ -143,7 +165,7 @@ async def run_episode(
         messages=messages,
         tool_calls=calls,
         termination=termination,
-        error=error,
+        error=escape_surrogates(error) if error else error,
         reward=reward,
         violations=monitor.violations,
         counters={**counters, "turns": turn},
@@ -155,3 +177,17 @@ async def run_episode(
 
 class _Done(Exception):
     """Internal: leave both loops."""
+
+
+def _safe_message(msg: Message) -> Message:
+    """The agent's message as an assistant message whose every string is encodable."""
+    data = escape_strings(msg.model_dump())
+    data["role"] = "assistant"
+    for tc in data.get("tool_calls") or []:
+        tc["function"]["arguments"] = cap_arguments(tc["function"]["arguments"])
+    return Message.model_validate(data)
+
+
+def _traceback_text(limit: int = 8000) -> str:
+    text = escape_surrogates(traceback.format_exc())
+    return text if len(text) <= limit else "..." + text[-limit:]

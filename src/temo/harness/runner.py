@@ -5,7 +5,9 @@ import asyncio
 import hashlib
 import importlib
 import random
-from dataclasses import dataclass
+import time
+import traceback
+from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from .. import __version__
@@ -13,9 +15,12 @@ from ..agents.base import AgentContext
 from ..agents.registry import create_agent
 from ..core import EpisodeRecord, RoleConfig, Task
 from ..domains import get_domain
+from ..core.models import UNGRADED_FINAL
 from ..env.hashing import canonical_json
+from ..env.safety import escape_surrogates
 from ..users.base import UserContext
 from ..users.registry import create_user
+from .grader import DEFAULT_REWARD_RULE, apply_rule, check_rule
 from .orchestrator import Limits, run_episode
 from .runstore import RunConfig, RunStore, sha256_text
 
@@ -28,6 +33,26 @@ def cell_seed(task_id: str, arm: str, trial: int, seed: int) -> int:
 
 def task_set_hash(tasks: list[Task]) -> str:
     return sha256_text("\n".join(canonical_json(t.model_dump(mode="json")) for t in tasks))
+
+
+def task_hashes(tasks: list[Task]) -> dict[str, str]:
+    """One hash per task, so that a changed task set can name what changed."""
+    return {t.id: sha256_text(canonical_json(t.model_dump(mode="json"))) for t in tasks}
+
+
+def changed_tasks(config: RunConfig) -> list[str]:
+    """Ids of the run's tasks that differ from (or are missing in) the installed task set; [] when
+    the frozen tasks are unchanged. Domains that are not installed raise KeyError/ValueError."""
+    current = tasks_by_id(config.domains, config.split)
+    planned = [tid for d in config.domains for tid in config.task_ids.get(d, [])]
+    missing = [tid for tid in planned if tid not in current]
+    present = [current[tid] for tid in planned if tid in current]
+    if not missing and task_set_hash(present) == config.task_set_hash:
+        return []
+    if not config.task_hashes:  # a run written before per-task hashes: the set changed, somewhere
+        return missing or ["(some task; this run predates per-task hashes)"]
+    now = task_hashes(present)
+    return missing + [tid for tid in planned if tid in now and now[tid] != config.task_hashes.get(tid)]
 
 
 def tasks_by_id(domains: list[str], split: str) -> dict[str, Task]:
@@ -74,6 +99,7 @@ def _is_reference_user(user: RoleConfig) -> bool:
 def build_config(
     domains: list[str], split: str, tasks: dict[str, list[Task]], arms: list[str], trials: int,
     agent: RoleConfig, user: RoleConfig, max_turns: int, seed: int, concurrency: int, max_errors: int = 10,
+    reward_rule: str = DEFAULT_REWARD_RULE,
 ) -> RunConfig:
     all_tasks = [t for d in domains for t in tasks[d]]
     return RunConfig(
@@ -82,6 +108,7 @@ def build_config(
         split=split,
         task_ids={d: [t.id for t in tasks[d]] for d in domains},
         task_set_hash=task_set_hash(all_tasks),
+        task_hashes=task_hashes(all_tasks),
         benchmark_versions=sorted({str(t.meta.get("benchmark_version", "untracked")) for t in all_tasks}),
         arms=arms,
         trials=trials,
@@ -93,6 +120,7 @@ def build_config(
         concurrency=concurrency,
         prompt_hashes=_prompt_hashes(domains, agent, user),
         reference_user_simulator=_is_reference_user(user),
+        reward_rule=check_rule(reward_rule),
     )
 
 
@@ -104,8 +132,18 @@ async def run_cell(config: RunConfig, task: Task, arm: str, trial: int) -> Episo
     user_ctx = UserContext(task=task, arm=arm, trial=trial, seed=seed, rng=random.Random(f"user:{seed}"))
     agent = create_agent(config.agent, agent_ctx)
     user = create_user(config.user, user_ctx)
-    return await run_episode(domain, task, arm, trial, seed, agent, user,
-                             Limits(max_turns=config.max_turns, max_errors=config.max_errors))
+    record = await run_episode(domain, task, arm, trial, seed, agent, user,
+                               Limits(max_turns=config.max_turns, max_errors=config.max_errors))
+    if record.reward is not None and record.reward.rule != config.effective_reward_rule:
+        record = record.model_copy(update={"reward": apply_rule(record.reward, config.effective_reward_rule)})
+    return record
+
+
+def harness_error_record(task: Task, arm: str, trial: int, seed: int, started: float, text: str) -> EpisodeRecord:
+    """The record of a cell that temo itself could not run or store (termination harness_error)."""
+    return EpisodeRecord(task_id=task.id, domain=task.domain, arm=arm, trial=trial, seed=seed,  # type: ignore[arg-type]
+                         emotion=task.emotion, termination="harness_error", error=escape_surrogates(text)[-8000:],
+                         started_at=started, duration_s=round(time.time() - started, 4))
 
 
 @dataclass
@@ -114,6 +152,17 @@ class RunSummary:
     skipped: int  # already complete (resume)
     ran: int
     infra_errors: int
+    terminations: dict[str, int] = field(default_factory=dict)  # of the cells run now
+    quarantined: list[str] = field(default_factory=list)  # unreadable cell files moved aside
+
+
+def cells_to_run(config: RunConfig, store: RunStore, retry_errors: bool = False) -> list[tuple[str, str, int]]:
+    """Planned cells without a final record. A plain resume re-runs missing cells and
+    infrastructure errors; `user_error` and `harness_error` cells are final (re-running them
+    fails the same way) unless ``retry_errors``."""
+    final = {r.cell_id for r in store.records()
+             if r.complete or (not retry_errors and r.termination in UNGRADED_FINAL)}
+    return [(tid, arm, trial) for _, tid, arm, trial in config.cells() if f"{tid}__{arm}__{trial}" not in final]
 
 
 async def execute(
@@ -121,26 +170,51 @@ async def execute(
     store: RunStore,
     on_cell: Optional[Callable[[EpisodeRecord], None]] = None,
     on_start: Optional[Callable[[int, int], None]] = None,
+    retry_errors: bool = False,
 ) -> RunSummary:
-    """Run every planned cell that has no complete record yet. Safe to call again after a crash."""
+    """Run every planned cell that has no final record yet. Safe to call again after a crash.
+
+    An exception inside one cell is stored as that cell's `harness_error` record; the other
+    cells go on. Only an `OSError` while writing (disk full, directory gone) stops the run: the
+    cells already written stay valid."""
     store.clean_temp()
-    done = store.done_cells()
+    quarantined = store.quarantine_unreadable()
+    todo = cells_to_run(config, store, retry_errors)
     tasks = tasks_by_id(config.domains, config.split)
-    todo = [(tid, arm, trial) for _, tid, arm, trial in config.cells() if f"{tid}__{arm}__{trial}" not in done]
     if on_start:
         on_start(len(config.cells()), len(config.cells()) - len(todo))
     sem = asyncio.Semaphore(max(1, config.concurrency))
-    infra = 0
+    terminations: dict[str, int] = {}
 
     async def one(tid: str, arm: str, trial: int) -> None:
-        nonlocal infra
+        task = tasks[tid]
+        started = time.time()
         async with sem:
-            record = await run_cell(config, tasks[tid], arm, trial)
-        store.write(record)
-        if record.termination == "infra_error":
-            infra += 1
+            try:
+                record = await run_cell(config, task, arm, trial)
+            except Exception:
+                record = harness_error_record(task, arm, trial, cell_seed(tid, arm, trial, config.seed), started,
+                                              traceback.format_exc())
+        try:
+            store.write(record)
+        except OSError:
+            raise  # the disk or the directory: stop the run (reported by the CLI)
+        except Exception:  # the record itself cannot be written: keep a stub saying why
+            record = harness_error_record(task, arm, trial, record.seed, started,
+                                          "while writing the record:\n" + traceback.format_exc())
+            store.write(record)
+        terminations[record.termination] = terminations.get(record.termination, 0) + 1
         if on_cell:
             on_cell(record)
 
-    await asyncio.gather(*(one(*c) for c in todo))
-    return RunSummary(planned=len(config.cells()), skipped=len(config.cells()) - len(todo), ran=len(todo), infra_errors=infra)
+    jobs = [asyncio.ensure_future(one(*c)) for c in todo]
+    try:
+        await asyncio.gather(*jobs)
+    except BaseException:
+        for job in jobs:
+            job.cancel()
+        await asyncio.gather(*jobs, return_exceptions=True)
+        raise
+    return RunSummary(planned=len(config.cells()), skipped=len(config.cells()) - len(todo), ran=len(todo),
+                      infra_errors=terminations.get("infra_error", 0), terminations=terminations,
+                      quarantined=quarantined)

@@ -3,18 +3,21 @@
     RUN/
       config.json                       # RunConfig: everything needed to reproduce and to resume
       cells/<task>__<arm>__<trial>.json  # one EpisodeRecord per cell (write to tmp, fsync, rename)
+      quarantine/                       # cell files that could not be read, moved aside on resume
+      .lock, .lock.owner                # held by the one `temo run` writing here (pid@host)
 
 A cell file exists only once complete, so `kill -9` at any moment loses at most the cells in flight
 and never leaves a half-written one; `--resume` runs the cells whose file is missing or whose record
-ended in an infrastructure error.
+ended in an infrastructure error. Only one process may write a run directory at a time (`lock`).
 """
 from __future__ import annotations
 
 import hashlib
 import os
+import socket
 import tempfile
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Optional
 
 from pydantic import BaseModel, Field
 
@@ -29,6 +32,7 @@ class RunConfig(BaseModel):
     split: str = "test"
     task_ids: dict[str, list[str]]  # per domain, in order
     task_set_hash: str
+    task_hashes: dict[str, str] = Field(default_factory=dict)  # per task id (names what changed)
     benchmark_versions: list[str] = Field(default_factory=list)  # Tracer build version of the tasks
     arms: list[str] = Field(default_factory=lambda: ["emotion"])
     trials: int = 3
@@ -40,7 +44,16 @@ class RunConfig(BaseModel):
     concurrency: int = 8
     prompt_hashes: dict[str, str] = Field(default_factory=dict)
     reference_user_simulator: bool = False
+    # harness.grader.REWARD_RULES; None = a run from before temo recorded the rule (graded goal-first)
+    reward_rule: Optional[str] = None
     notes: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def effective_reward_rule(self) -> str:
+        """The rule this run's cells are scored under (the legacy rule when none was recorded)."""
+        from .grader import LEGACY_REWARD_RULE
+
+        return self.reward_rule or LEGACY_REWARD_RULE
 
     def cells(self) -> list[tuple[str, str, str, int]]:
         """Every planned cell as (domain, task_id, arm, trial)."""
@@ -80,6 +93,10 @@ class RunStoreError(ValueError):
     pass
 
 
+class RunLocked(RunStoreError):
+    """Another process holds the run directory."""
+
+
 class RunStore:
     def __init__(self, root: Path | str):
         self.root = Path(root)
@@ -112,21 +129,43 @@ class RunStore:
     def read(self, path: Path) -> EpisodeRecord:
         return EpisodeRecord.model_validate_json(path.read_text(encoding="utf-8"))
 
+    def cell_files(self) -> list[Path]:
+        return sorted(self.cells_dir.glob("*.json")) if self.cells_dir.is_dir() else []
+
     def records(self) -> Iterator[EpisodeRecord]:
-        if not self.cells_dir.exists():
-            return
-        for path in sorted(self.cells_dir.glob("*.json")):
+        for path in self.cell_files():
             try:
                 yield self.read(path)
             except Exception as e:
-                raise RunStoreError(f"{path}: unreadable cell record ({e})") from e
+                raise RunStoreError(f"{path}: unreadable cell record ({_reason(e)}); "
+                                    f"`temo run --out {self.root} --resume` moves it to quarantine/ and re-runs it") from None
+
+    def quarantine_unreadable(self) -> list[str]:
+        """Move every cell file that cannot be read (truncated, not UTF-8, not a record) to
+        ``quarantine/``; returns one line per file moved. Its cell is then re-run."""
+        moved = []
+        for path in self.cell_files():
+            try:
+                self.read(path)
+                continue
+            except Exception as e:
+                reason = _reason(e)
+            target_dir = self.root / "quarantine"
+            target_dir.mkdir(exist_ok=True)
+            target = target_dir / path.name
+            n = 1
+            while target.exists():
+                target, n = target_dir / f"{path.stem}.{n}.json", n + 1
+            os.replace(path, target)
+            moved.append(f"moved unreadable cell file {path.name} to {target} ({reason}); the cell will be re-run")
+        return moved
 
     def done_cells(self) -> set[str]:
         """Cells that are complete (not infrastructure errors)."""
         return {r.cell_id for r in self.records() if r.complete}
 
     def clean_temp(self) -> int:
-        """Remove temp files left by a killed writer."""
+        """Remove temp files left by a killed writer (call it only while holding the lock)."""
         n = 0
         if self.cells_dir.exists():
             for p in self.cells_dir.glob(".*.tmp"):
@@ -134,3 +173,50 @@ class RunStore:
                 n += 1
         return n
 
+    # ---- one writer at a time ------------------------------------------------------------
+    @property
+    def lock_path(self) -> Path:
+        return self.root / ".lock"
+
+    def lock(self) -> "RunLock":
+        """Hold the directory for this process (released at exit, even after kill -9: the OS
+        drops the lock with the process). Raises `RunLocked` naming the holder."""
+        from filelock import FileLock, Timeout
+
+        self.root.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(str(self.lock_path), timeout=0)
+        try:
+            lock.acquire()
+        except Timeout:
+            owner = (self.root / ".lock.owner")
+            try:
+                holder = owner.read_text(encoding="utf-8").strip() or "another process"
+            except OSError:
+                holder = "another process"
+            raise RunLocked(f"{self.root} is in use by {holder}; wait for it to finish (or stop it) "
+                            "before running here again") from None
+        (self.root / ".lock.owner").write_text(f"temo run pid {os.getpid()} on {socket.gethostname()}", encoding="utf-8")
+        return RunLock(lock)
+
+
+class RunLock:
+    def __init__(self, lock: object):
+        self._lock = lock
+
+    def release(self) -> None:
+        self._lock.release()  # type: ignore[attr-defined]
+
+    def __enter__(self) -> "RunLock":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def _reason(e: BaseException) -> str:
+    if isinstance(e, UnicodeDecodeError):
+        return "not UTF-8"
+    text = " ".join(str(e).split())
+    if "EOF while parsing" in text or "Invalid JSON" in text:
+        return "truncated or not JSON"
+    return text[:160] + ("..." if len(text) > 160 else "")

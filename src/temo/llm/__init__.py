@@ -8,13 +8,18 @@
 
 See docs/llm.md.
 """
-from .client import Completion, LLMClient, LLMRequestRejected, aclose_clients, endpoint_semaphore, http_backend
+from .client import (Completion, EndpointProblem, LLMClient, LLMRequestRejected, aclose_clients, check_endpoint,
+                     context_overflow, endpoint_semaphore, http_backend)
 from .describe import REFERENCE_USER_MODEL, check_role, describe_role, is_reference_user, template_hash
 from .parse import parse_message, split_think
-from .settings import LLMConfigError, LLMSettings, public_url
+from .settings import LLMConfigError, LLMSettings, base_url_problem, public_url
 
 __all__ = [
     "Completion",
+    "EndpointProblem",
+    "base_url_problem",
+    "check_endpoint",
+    "context_overflow",
     "LLMClient",
     "LLMConfigError",
     "LLMRequestRejected",

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import errno
 import logging
 import os
 import random
+import re
 import time
 import weakref
 from dataclasses import dataclass
@@ -175,9 +177,14 @@ class LLMClient:
         """The JSON body of a chat-completions request: model, messages, tools, standard
         sampling, seed, then the server-specific ``extra_body`` keys merged at the top level."""
         s = self.settings
-        body: dict[str, Any] = {"model": s.model, "messages": messages, **s.sampling}
+        body: dict[str, Any] = {"model": s.model, "messages": messages,
+                                **{k: v for k, v in s.sampling.items() if k != "tool_choice"}}
         if tools:
             body["tools"] = tools
+            # The OpenAI default, said explicitly: some servers (llama-cpp-python) treat a missing
+            # tool_choice as "none" and leave the tools out of the prompt. Override it with
+            # extra_body {"tool_choice": "required"} (or "none").
+            body["tool_choice"] = s.sampling.get("tool_choice", "auto")
         if seed is not None:
             body["seed"] = int(seed) % SEED_MODULUS
         body.update(s.extra_body)
@@ -214,16 +221,25 @@ class LLMClient:
                 return Completion(message=message, usage=usage, finish_reason=choice.get("finish_reason"), attempts=attempt)
             except openai.APIStatusError as e:
                 status = e.status_code
-                what = f"HTTP {status}: {_short(e)}"
+                detail = _status_detail(e)
+                what = f"HTTP {status}: {detail}"
+                if context_overflow(detail):
+                    what = f"context overflow: the conversation no longer fits the model's context window ({what})"
                 if status not in RETRY_STATUS and status < 500:
                     raise LLMRequestRejected(self._fail_text(what, attempt), status) from None
                 retry_after = _retry_after(e.response)
             except openai.APITimeoutError as e:
                 # (the aiohttp transport reports a refused connection as a connect timeout)
-                detail = _short(e.__cause__) if e.__cause__ is not None and str(e.__cause__).strip() else ""
-                what = f"timed out after {s.timeout:g}s" + (f" ({detail})" if detail else "")
+                if connection_refused(e):
+                    what = f"connection refused by {public_url(s.base_url)} (is the server running?)"
+                else:
+                    detail = _short(e.__cause__) if e.__cause__ is not None and str(e.__cause__).strip() else ""
+                    what = f"timed out after {s.timeout:g}s" + (f" ({detail})" if detail else "")
             except openai.APIConnectionError as e:
-                what = f"connection error: {_short(e)}"
+                if connection_refused(e):
+                    what = f"connection refused by {public_url(s.base_url)} (is the server running?)"
+                else:
+                    what = f"connection error: {_short(_root_cause(e))}"
             except (_Malformed, openai.APIResponseValidationError, ValueError, TypeError, AttributeError) as e:
                 what = f"malformed response: {_short(e)}"
             if attempt > s.max_retries:
@@ -260,6 +276,98 @@ class LLMClient:
 
 class _Malformed(Exception):
     pass
+
+
+# ------------------------------------------------------------------------------------------------
+# One check of an endpoint before a run
+# ------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class EndpointProblem:
+    message: str
+    exit_code: int  # 2: the configuration is wrong; 1: the endpoint cannot be reached
+
+
+def check_endpoint(settings: LLMSettings, timeout: float = 10.0) -> Optional[EndpointProblem]:
+    """Ask the endpoint once (GET /models; on 404 a 1-token chat request) before any episode, so
+    a wrong base URL or key stops the run with a hint instead of turning every cell into an
+    infrastructure error. Anything else (a server without /models, a slow one) is left to the run."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    s = settings
+    public = public_url(s.base_url)
+    key = s.api_key()
+    headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+
+    def ask(path: str, body: Optional[dict[str, Any]] = None) -> Optional[int]:
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(s.base_url + path, data=data, headers=headers, method="POST" if data else "GET")
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as resp:  # noqa: S310 - http(s) checked
+                return resp.status
+        except urllib.error.HTTPError as e:
+            return e.code
+
+    try:
+        status = ask("/models")
+        if status == 404:
+            status = ask("/chat/completions", {"model": s.model, "max_tokens": 1,
+                                               "messages": [{"role": "user", "content": "ping"}]})
+    except (urllib.error.URLError, OSError) as e:
+        reason = getattr(e, "reason", None)
+        if connection_refused(e) or (isinstance(reason, BaseException) and connection_refused(reason)):
+            return EndpointProblem(f"{s.role} endpoint {public}: connection refused (is the server running, on this host and port?)", 1)
+        reason = getattr(e, "reason", e)
+        if isinstance(reason, TimeoutError) or "timed out" in str(reason):
+            return None  # slow to answer: the run's own timeouts and retries deal with it
+        return EndpointProblem(_scrub(f"{s.role} endpoint {public}: cannot connect ({reason})", s), 1)
+    if status == 404:
+        hint = "" if s.base_url.rstrip("/").endswith("/v1") else " (most OpenAI-compatible servers serve it under /v1, e.g. http://host:8000/v1)"
+        return EndpointProblem(f"{s.role} endpoint {public} answered HTTP 404: no chat API at this base URL{hint}", 2)
+    if status in (401, 403):
+        why = (f"it refuses the key in ${s.api_key_env}" if s.api_key_env
+               else f"it wants a key (put it in an environment variable and pass --{s.role}-api-key-env NAME)")
+        return EndpointProblem(f"{s.role} endpoint {public} answered HTTP {status}: {why}", 2)
+    return None
+
+
+def _chain(e: BaseException):
+    seen: set[int] = set()
+    node: Optional[BaseException] = e
+    while node is not None and id(node) not in seen:
+        seen.add(id(node))
+        yield node
+        node = node.__cause__ or node.__context__
+
+
+def _root_cause(e: BaseException) -> BaseException:
+    return list(_chain(e))[-1]
+
+
+def connection_refused(e: BaseException) -> bool:
+    """True when the cause of a failed request is a refused TCP connection (nothing listens)."""
+    for node in _chain(e):
+        if isinstance(node, ConnectionRefusedError) or getattr(node, "errno", None) == errno.ECONNREFUSED:
+            return True
+    return False
+
+
+_ERROR_CODE = re.compile(r"^Error code: \d+\s*-\s*")
+_CONTEXT = re.compile(r"context (length|window|size)|maximum context|n_ctx|too many tokens|prompt is too long|"
+                      r"exceeds? the (available )?context|context_length_exceeded", re.IGNORECASE)
+
+
+def _status_detail(e: "openai.APIStatusError") -> str:
+    """The server's own message, without openai's ``Error code: 400 -`` prefix."""
+    text = _ERROR_CODE.sub("", str(e).strip())
+    return _short(Exception(text)) if text else f"{type(e).__name__}"
+
+
+def context_overflow(text: str) -> bool:
+    return bool(_CONTEXT.search(text or ""))
 
 
 def _short(e: BaseException, limit: int = 300) -> str:

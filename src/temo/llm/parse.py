@@ -8,7 +8,8 @@ from the visible ``content``.
 
 Tool calls are passed through as the model produced them: arguments stay raw JSON text (even when
 malformed) and unknown tool names are kept, so that the orchestrator can answer them with an error
-observation. Nothing here raises on odd model output.
+observation. Nothing here raises on odd model output; lone UTF-16 surrogates are written as
+six-character escapes (backslash, u, four hex digits) so that the message can always be stored and sent again.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import re
 from typing import Any, Optional
 
 from ..core import FunctionCall, Message, ToolCall
+from ..env.safety import escape_surrogates
 
 _THINK_OPEN = "<think>"
 _THINK_CLOSE = "</think>"
@@ -92,7 +94,8 @@ def parse_tool_calls(raw: Any, prefix: str = "call") -> Optional[list[ToolCall]]
         name = _get(fn, "name") if fn is not None else _get(tc, "name")
         args = _get(fn, "arguments") if fn is not None else _get(tc, "arguments")
         call_id = _get(tc, "id") or f"{prefix}_{i}"
-        calls.append(ToolCall(id=str(call_id), function=FunctionCall(name=str(name or ""), arguments=_raw_arguments(args))))
+        calls.append(ToolCall(id=escape_surrogates(str(call_id)), function=FunctionCall(
+            name=escape_surrogates(str(name or "")), arguments=escape_surrogates(_raw_arguments(args)))))
     return calls or None
 
 
@@ -107,9 +110,10 @@ def parse_message(raw: Any, *, call_prefix: str = "call") -> Message:
     visible, inline = split_think(content)
     if inline:
         reasoning_parts.append(inline)
-    return Message(
+    reasoning = "\n\n".join(reasoning_parts) or None
+    return Message(  # lone surrogates (a server may send "\ud83d") are kept as text: always encodable
         role="assistant",
-        content=visible or "",
+        content=escape_surrogates(visible or ""),
         tool_calls=parse_tool_calls(_get(raw, "tool_calls"), call_prefix),
-        reasoning="\n\n".join(reasoning_parts) or None,
+        reasoning=escape_surrogates(reasoning) if reasoning else None,
     )

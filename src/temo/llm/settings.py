@@ -36,7 +36,7 @@ DEFAULT_RETRY_MAX_DELAY = 60.0
 NO_KEY = "EMPTY"  # what a local server without auth gets as its key
 
 # Keys the openai client accepts as keyword arguments of chat.completions.create.
-STANDARD_SAMPLING = ("temperature", "top_p", "max_tokens", "max_completion_tokens", "presence_penalty",
+STANDARD_SAMPLING = ("temperature", "top_p", "max_tokens", "max_completion_tokens", "tool_choice", "presence_penalty",
                      "frequency_penalty", "stop", "reasoning_effort", "logit_bias", "logprobs", "top_logprobs")
 
 
@@ -66,6 +66,9 @@ class LLMSettings(BaseModel):
             raise LLMConfigError(f"the {name} role needs a model name (--{name}-model)")
         if not role.base_url:
             raise LLMConfigError(f"the {name} role needs a base URL (--{name}-base-url, e.g. http://localhost:8000/v1)")
+        problem = base_url_problem(role.base_url)
+        if problem:
+            raise LLMConfigError(f"the {name} role's base URL {problem}")
         sampling: dict[str, Any] = {}
         extra_body: dict[str, Any] = {}
         for key, value in (role.sampling or {}).items():
@@ -147,6 +150,31 @@ def _bare(model: str) -> str:
 
 
 _USERINFO = re.compile(r"^(\w+://)[^/@]*@")
+_SECRET_PARAM = re.compile(r"(^|[-_.])(key|apikey|api-key|token|secret|password|passwd|pwd|auth|authorization|sig|signature|credential|credentials)($|[-_.])",
+                           re.IGNORECASE)
+
+
+def base_url_problem(url: str) -> Optional[str]:
+    """What is wrong with a base URL before any request is made, or None: it must be http(s)
+    with a host, and hold no credentials (``user:pw@`` or a key in its query string), since the
+    URL is written to the run's config.json."""
+    from urllib.parse import parse_qsl, urlsplit
+
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises on a bad port
+    except ValueError as e:
+        return f"not a valid URL ({e})"
+    if parts.scheme.lower() not in ("http", "https"):
+        return f"must start with http:// or https:// (got {url.split(':', 1)[0]!r}), e.g. http://localhost:8000/v1"
+    if not parts.hostname:
+        return "has no host, e.g. http://localhost:8000/v1"
+    if "@" in parts.netloc:
+        return "do not put credentials in the URL (they would be stored)"
+    for name, _ in parse_qsl(parts.query, keep_blank_values=True):
+        if _SECRET_PARAM.search(name):
+            return f"do not put a key in the URL's query string ({name}=...; it would be stored)"
+    return None
 
 
 def public_url(url: Optional[str]) -> Optional[str]:

@@ -17,17 +17,24 @@ def pts(value: Optional[float]) -> str:
     return "–" if value is None else f"{100 * value:+.1f} pts"
 
 
+def _violations(rate: Optional[float]) -> str:
+    return f"[red]{pct(rate)}[/]" if rate else pct(rate)
+
+
 def main_table(report: dict[str, Any], title: str = "Results") -> Table:
-    """One row per domain plus the average: Avg@k, Pass^1..k, unsatisfied %, missing cells (like Table 3)."""
+    """One row per domain plus the average: Avg@k, Pass^1..k, unsatisfied %, policy-violation %,
+    missing cells (like Table 3, plus the violation rate: a probe that skips confirmations must not look
+    perfect). Sources without violation data show '–'."""
     k = int(report.get("trials") or 1)
-    table = Table(title=title, title_justify="left")
-    table.add_column("Domain", style="bold")
+    table = Table(title=title, title_justify="left", pad_edge=False)
+    table.add_column("Domain", style="bold", no_wrap=True, min_width=7)
     table.add_column("Tasks", justify="right")
     table.add_column(f"Avg@{k}", justify="right")
     for i in range(1, k + 1):
         table.add_column(f"Pass^{i}", justify="right")
     table.add_column("Unsat. %", justify="right")
-    table.add_column("Missing", justify="right")
+    table.add_column("Viol. %", justify="right")
+    table.add_column("Missing", justify="right", no_wrap=True, min_width=7)
 
     def row(name: str, block: dict[str, Any], style: Optional[str] = None) -> None:
         hats = block.get("pass_hat") or {}
@@ -38,6 +45,7 @@ def main_table(report: dict[str, Any], title: str = "Results") -> Table:
             pct(block.get("avg")),
             *[pct(hats.get(str(i))) for i in range(1, k + 1)],
             pct(block.get("unsatisfied_rate")),
+            _violations(block.get("violation_rate")),
             f"[yellow]{missing}[/]" if missing else "0",
             style=style,
         )
@@ -118,3 +126,28 @@ def print_report(report: dict[str, Any], console: Optional[Console] = None, titl
         console.print("[bold]By arm[/] (Avg and Pass^k in %, paired delta in points)")
         for line in lines:
             console.print("  " + line)
+
+
+def describe_reward(reward: Any, termination: str = "") -> str:
+    """One readable line for a cell's reward (a RewardInfo or its dict), e.g.
+    'reward -1: the user quit (###UNSATISFIED###) after the goal state was reached · rule paper'."""
+    if reward is None:
+        return f"reward – (not graded: {termination or 'no grade'})"
+    r = reward if isinstance(reward, dict) else reward.model_dump()
+    parts = ["goal state reached" if r.get("state_match") else "final state differs from the goal"]
+    missing = r.get("missing_outputs") or []
+    if missing:
+        parts.append(f"{plural(len(missing), 'required output')} not said: " + "; ".join(missing))
+    elif r.get("outputs_ok", True) and r.get("state_match"):
+        parts.append("every required output said")
+    if r.get("user_quit"):
+        parts.append("the user quit (###UNSATISFIED###)" + (" after the goal was reached" if r.get("quit_after_goal") else ""))
+    if r.get("replay_errors"):
+        parts.append(f"{plural(r['replay_errors'], 'write')} failed on replay")
+    rule = r.get("rule")
+    return f"reward {r.get('reward')}: " + ", ".join(parts) + (f" · rule {rule}" if rule else " · rule not recorded")
+
+
+def plural(n: int, noun: str, many: Optional[str] = None) -> str:
+    """'1 intent', '2 intents' ('1 policy', '2 policies' with many='policies')."""
+    return f"{n} {noun if n == 1 else (many or noun + 's')}"

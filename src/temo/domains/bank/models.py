@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
+
+from temo.domains.kit.records import PostalAddress, Strict
 
 AccountType = Literal["checking", "savings", "credit"]
 AccountStatus = Literal["active", "frozen", "closed"]
@@ -40,8 +42,7 @@ ACCOUNT_CLIENT_REASONS = ("suspected fraud", "unrecognized activity", "customer 
 AccountFreezeReason = Literal["suspected fraud", "unrecognized activity", "customer request", "compliance review"]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+_Strict = Strict
 
 
 class Name(_Strict):
@@ -55,13 +56,7 @@ class Contact(_Strict):
     phone: str
 
 
-class Address(_Strict):
-    address1: str
-    address2: str
-    city: str
-    state: str
-    zip: str
-    country: str
+Address = PostalAddress
 
 
 class Balance(_Strict):

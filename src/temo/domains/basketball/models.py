@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Literal
 
 
-from temo.domains.kit.records import Name, Strict as _Strict
+from temo.domains.kit.records import Name, StreetAddress, Strict as _Strict
 
 GAME_STATUSES = ("scheduled", "in_progress", "final", "postponed")
 GameStatus = Literal["scheduled", "in_progress", "final", "postponed"]
@@ -28,12 +28,7 @@ Position = Literal["PG", "SG", "SF", "PF", "C"]
 ContractSource = Literal["draft", "trade", "free agency"]
 
 
-class Address(_Strict):
-    street: str
-    city: str
-    state: str
-    country: str
-    zip: str
+Address = StreetAddress
 
 
 class ContractTerms(_Strict):

@@ -10,18 +10,13 @@ from typing import Literal, Optional
 from pydantic import BaseModel, Field
 
 from .rules import GradingOption, StudyLevel, TermName, Weekday
-from temo.domains.kit.records import Name, Strict as _Strict
+from temo.domains.kit.records import Name, StreetAddress, Strict as _Strict
 
 Time = str  # "HH:MM", 24 hours
 Date = str  # "YYYY-MM-DD"
 
 
-class Address(_Strict):
-    street: str
-    city: str
-    state: str
-    country: str
-    zip: str
+Address = StreetAddress
 
 
 class CardInfo(_Strict):

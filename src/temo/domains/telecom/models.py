@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Literal, Optional
 
 from pydantic import BaseModel, Field, StringConstraints
-from temo.domains.kit.records import Name, Strict as _Strict
+from temo.domains.kit.records import Name, PostalAddress, Strict as _Strict
 
 ServiceCategory = Literal["mobile", "internet", "tv", "phone", "security"]
 DeviceCategory = Literal["mobile_phone", "networking", "tv", "phone", "security"]
@@ -26,13 +26,7 @@ class Demographics(_Strict):
     email: str
 
 
-class Address(_Strict):
-    address1: str
-    address2: str
-    city: str
-    state: str
-    zip: str
-    country: str
+Address = PostalAddress
 
 
 class Account(_Strict):
