@@ -24,3 +24,4 @@ def db(domain: Domain) -> Database:
 def env(domain: Domain, db: Database) -> Environment:
     """A fresh environment over a copy-on-write store of the evaluation database."""
     return Environment(domain.tools, Store(db))
+

@@ -20,6 +20,7 @@ from temo.env import GENERIC_TOOLS, Environment, Store
 from temo.tracer.graph import bidirectional_share, validate
 from temo.tracer.ground import ground_trace, load_grounder
 from temo.tracer.sample import sample
+from domain_checks import assert_atomic
 
 PAPER = {"clients": 1000, "loans": 768, "beneficiaries": 951}
 SOURCE_TOOLS = {  # name -> argument names, as in the released environment (think added: the paper counts 13 reads)
@@ -473,14 +474,7 @@ def test_failed_writes_leave_the_state_unchanged(domain, db, data):
     tool = data.draw(st.sampled_from([t.name for t in bank_tools.WRITE_TOOLS]))
     names = list(domain.tools[tool].schema["parameters"]["properties"])
     args = {n: data.draw(value) for n in names if data.draw(st.booleans()) or n == names[0]}
-    store = Store(db)
-    env = Environment(domain.tools, store)
-    before = store.hash()
-    out = env.execute(tool, args)
-    if not out.ok:
-        assert store.hash() == before and store.changed() == {}
-    else:
-        assert store.hash() != before
+    assert_atomic(domain, db, tool, args)
 
 
 # ------------------------------------------------------------------------------------------------ graph

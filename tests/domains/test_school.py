@@ -18,6 +18,7 @@ from temo.env import Environment, Store
 from temo.tracer.graph import bidirectional_share, validate
 from temo.tracer.ground import ground_trace, load_grounder
 from temo.tracer.sample import sample
+from domain_checks import assert_atomic
 
 PAPER = {"students": 1000, "courses": 120, "registrations": 1345}
 SOURCE_TOOLS = {  # name -> argument names of the released toolkit (think and calculate inferred: 9 reads)
@@ -403,14 +404,7 @@ def test_failed_writes_leave_the_state_unchanged(domain, db, data):
     tool = data.draw(st.sampled_from([t.name for t in school_tools.WRITE_TOOLS]))
     names = list(domain.tools[tool].schema["parameters"]["properties"])
     args = {n: data.draw(value) for n in names if n == names[0] or data.draw(st.booleans())}
-    store = Store(db)
-    env = Environment(domain.tools, store)
-    before = store.hash()
-    out = env.execute(tool, args)
-    if not out.ok:
-        assert store.hash() == before and store.changed() == {}
-    else:
-        assert store.hash() != before
+    assert_atomic(domain, db, tool, args)
 
 
 # ------------------------------------------------------------------------------------------------ graph

@@ -19,6 +19,7 @@ from temo.domains.telecom.catalog import DEVICES, SERVICES
 from temo.domains.telecom.grounding import GROUNDER
 from temo.env import Environment, Store
 from temo.env.grounding import Ground, GroundingFailed
+from temo.tracer.sample import sample
 
 PAPER_FACTS = Path("/work/shared/paper_facts.json")
 PAPER_GRAPHS = Path("/work/shared/sources/paper_graphs.json")
@@ -458,26 +459,6 @@ def test_graph_is_the_released_one(domain):
 SECOND_PERSON = re.compile(r"\b(you|your|yourself)\b", re.I)
 
 
-def walks(graph, rng, n):
-    """``n`` traces of 1-3 intents, each a random walk of 2-6 tools from a root over unvisited successors."""
-    succ = {v: sorted(graph.successors(v)) for v in graph.nodes}
-    out = []
-    while len(out) < n:
-        trace = []
-        for _ in range(rng.choice([1, 1, 2, 3])):
-            path = [rng.choice(graph.roots)]
-            while len(path) < rng.randint(2, 6):
-                options = [v for v in succ[path[-1]] if v not in path]
-                if not options:
-                    break
-                path.append(rng.choice(options))
-            if len(path) >= 2:
-                trace.append(path)
-        if trace:
-            out.append(trace)
-    return out
-
-
 def ground(domain, db, trace, user_id, rng):
     """Authenticate, then run each hook and execute its step; the texts the user would say, or an error."""
     g = Ground(db, domain.tools, user_id, rng, "test", user_table=GROUNDER.user_table)
@@ -506,11 +487,11 @@ def ground(domain, db, trace, user_id, rng):
 
 
 def test_sampled_walks_ground_and_speak_in_the_users_words(domain, db):
-    rng = random.Random(0)
     internal = GROUNDER.internal_ids(db)
     assert "tv_basic" in internal and next(iter(db.tables["customers"])) in internal
-    grounded, sample = 0, walks(domain.graph, rng, 120)
-    for trace in sample:
+    traces = [r["trace"] for r in sample(domain.graph, 120, 0, "telecom")]  # the Tracer's own walks
+    grounded = 0
+    for trace in traces:
         users = GROUNDER.candidate_users(db, "test", trace)
         assert all(split_of(u, GROUNDER.test_share) == "test" for u in users)
         for user_id in random.Random(str(trace)).sample(users, min(20, len(users))):
@@ -523,7 +504,7 @@ def test_sampled_walks_ground_and_speak_in_the_users_words(domain, db):
                 assert not SECOND_PERSON.search(text), text
                 assert not set(re.findall(r"[A-Za-z0-9_#@.\-]+", text)) & internal, text
             break
-    assert grounded / len(sample) > 0.8, grounded
+    assert grounded / len(traces) > 0.8, grounded
 
 
 def test_train_and_test_users_are_disjoint(db):

@@ -19,6 +19,7 @@ from temo.domains.telehealth.models import KEY_FIELDS, TABLE_MODELS, upload_key
 from temo.domains.telehealth.tools import AUTH_TOOLS, WRITE_TOOLS
 from temo.env import GENERIC_TOOLS, Database, Environment, Store
 from temo.env.grounding import Ground, GroundingFailed
+from temo.tracer.sample import sample_trace
 
 SIZES = {"patients": 239, "providers": 114, "appointments": 214, "medical_records": 149, "medication_suppliers": 24,
          "drug_interactions": 5, "regimen_plans": 18, "telemetry_devices": 130, "telemetry_uploads": 189}
@@ -416,21 +417,6 @@ def test_graph_is_the_released_one(domain):
 
 
 # ---------------------------------------------------------------------------------------------- grounding
-def _walks(graph, rng: random.Random) -> list[list[str]]:
-    succ = {n: sorted(graph.successors(n)) for n in graph.nodes}
-    out = []
-    for _ in range(rng.choice([1, 1, 2, 3])):
-        path = [rng.choice(graph.roots)]
-        while len(path) < rng.randint(2, 6):
-            options = [n for n in succ[path[-1]] if n not in path]
-            if not options:
-                break
-            path.append(rng.choice(options))
-        if len(path) >= 2:
-            out.append(path)
-    return out
-
-
 def _ground(domain, db, trace, user, seed):
     g = Ground(db, domain.tools, user, random.Random(seed), split_of(user, GROUNDER.test_share), user_table="patients")
     texts = []
@@ -456,11 +442,12 @@ def _ground(domain, db, trace, user, seed):
 
 def test_sampled_walks_ground_and_replay(domain, db):
     rng = random.Random(7)
+    succ = {n: sorted(domain.graph.successors(n)) for n in domain.graph.nodes}
     internal = GROUNDER.internal_ids(db)
     token = re.compile(r"[A-Za-z0-9_#@.\-]+")
     grounded = tried = 0
     for n in range(60):
-        trace = _walks(domain.graph, rng)
+        trace = sample_trace(domain.graph, rng, succ)  # the Tracer's own walk
         if not trace:
             continue
         tried += 1

@@ -6,6 +6,7 @@ from typing import Optional
 
 import typer
 
+from ..core.models import UNGRADED
 from .common import fail, load_run, print_json
 
 
@@ -57,8 +58,8 @@ def regrade_command(
     changed, graded, skipped = [], 0, 0
     for rec in records:
         task = tasks.get(rec.task_id)
-        if rec.termination in ("infra_error", "user_error", "harness_error"):
-            continue  # never graded: they did not end as a conversation the agent is answerable for
+        if rec.termination in UNGRADED:
+            continue
         if task is None:
             skipped += 1
             continue

@@ -210,6 +210,8 @@ Termination = Literal[
 
 # Ended without a grade, and not re-run by a plain `--resume` (re-running would fail the same way).
 UNGRADED_FINAL = ("user_error", "harness_error")
+# Never graded: none of these ended as a conversation the agent is answerable for.
+UNGRADED = ("infra_error", *UNGRADED_FINAL)
 
 
 class ToolCallRecord(BaseModel):

@@ -19,12 +19,13 @@ from dataclasses import dataclass
 
 from ..agents.base import GREETING, Agent
 from ..core import EpisodeRecord, InfrastructureError, Message, Task, Termination, ToolCallRecord
+from ..core.models import UNGRADED
 from ..env.domain import Domain
 from ..env.environment import Environment
 from ..env.generic import TRANSFER_TOOL
 from ..env.safety import cap_arguments, escape_strings, escape_surrogates
 from ..users.base import User, read_termination
-from .grader import grade
+from .grader import DEFAULT_REWARD_RULE, grade
 from .policy import PolicyMonitor
 
 
@@ -49,6 +50,7 @@ async def run_episode(
     agent: Agent,
     user: User,
     limits: Limits = Limits(),
+    reward_rule: str = DEFAULT_REWARD_RULE,
 ) -> EpisodeRecord:
     started = time.time()
     t0 = time.perf_counter()
@@ -150,9 +152,9 @@ async def run_episode(
         termination, error = "harness_error", _traceback_text()
 
     reward = None
-    if termination not in ("infra_error", "user_error", "harness_error"):
+    if termination not in UNGRADED:
         try:
-            reward = grade(domain, task, calls, messages, termination)
+            reward = grade(domain, task, calls, messages, termination, rule=reward_rule)
         except Exception:
             termination, error = "harness_error", "while grading:\n" + _traceback_text()
     return EpisodeRecord(

@@ -20,7 +20,7 @@ from ..env.hashing import canonical_json
 from ..env.safety import escape_surrogates
 from ..users.base import UserContext
 from ..users.registry import create_user
-from .grader import DEFAULT_REWARD_RULE, apply_rule, check_rule
+from .grader import DEFAULT_REWARD_RULE, check_rule
 from .orchestrator import Limits, run_episode
 from .runstore import RunConfig, RunStore, sha256_text
 
@@ -132,11 +132,9 @@ async def run_cell(config: RunConfig, task: Task, arm: str, trial: int) -> Episo
     user_ctx = UserContext(task=task, arm=arm, trial=trial, seed=seed, rng=random.Random(f"user:{seed}"))
     agent = create_agent(config.agent, agent_ctx)
     user = create_user(config.user, user_ctx)
-    record = await run_episode(domain, task, arm, trial, seed, agent, user,
-                               Limits(max_turns=config.max_turns, max_errors=config.max_errors))
-    if record.reward is not None and record.reward.rule != config.effective_reward_rule:
-        record = record.model_copy(update={"reward": apply_rule(record.reward, config.effective_reward_rule)})
-    return record
+    return await run_episode(domain, task, arm, trial, seed, agent, user,
+                             Limits(max_turns=config.max_turns, max_errors=config.max_errors),
+                             reward_rule=config.effective_reward_rule)
 
 
 def harness_error_record(task: Task, arm: str, trial: int, seed: int, started: float, text: str) -> EpisodeRecord:

@@ -100,10 +100,6 @@ def address(rng: random.Random) -> dict[str, str]:
     }
 
 
-def persona(rng: random.Random, extra: Iterable[str] = ()) -> str:
-    return rng.choice([*PERSONAS, *extra])
-
-
 def persona_of(extra: Iterable[str] = ()) -> Callable[[Any], str]:
     """A Grounder ``persona``: one of the shared personas or a domain's own ``extra``, drawn with the
     grounding's seeded rng."""

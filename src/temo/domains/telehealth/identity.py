@@ -99,8 +99,7 @@ def candidate_users(db: Database, split: str, trace: list[list[str]]) -> list[st
     return out
 
 
-def persona(g: Ground) -> str:
-    return people.persona(g.rng, PERSONAS)
+persona = people.persona_of(PERSONAS)
 
 
 def name_of(g: Ground) -> str:
