@@ -3,6 +3,10 @@ domain on 2 cores), and where the time goes: sampling, grounding + instruct + ve
 
     python benchmarks/bench_tracer.py                 # retail and airline, the paper's counts
     python benchmarks/bench_tracer.py --domains retail --train 200
+    python benchmarks/bench_tracer.py --domains airline --train 300 --skip-ratio   # what can_serve saves
+
+With ``--skip-ratio`` each domain whose grounder has a ``can_serve`` check is also built without it,
+right after, and the two times are given as a ratio; the two builds must make the same tasks.
 
 Stage shares are measured in the same run, side by side, so a noisy machine moves them together.
 """
@@ -21,6 +25,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--domains", default="retail,airline")
     ap.add_argument("--train", type=int, default=None, help="training tasks (default: the paper's count)")
+    ap.add_argument("--skip-ratio", action="store_true",
+                    help="also build without the grounder's can_serve check and print the time ratio")
     args = ap.parse_args()
     timers = {"sample": 0.0, "condition": 0.0}
     real_sample, real_condition = S.sample, C.condition
@@ -52,6 +58,29 @@ def main() -> None:
         rest = total - timers["sample"] - timers["condition"]
         print(f"{name:<12}{sum(counts.values()):>7}{total:>9.1f}{timers['sample'] / total:>8.0%}{rest / total:>15.0%}"
               f"{timers['condition'] / total:>10.0%}  {'ok' if total < 60 else 'over'}")
+        if args.skip_ratio:
+            skip_ratio(dom, counts)
+
+
+def skip_ratio(dom, counts: dict) -> None:
+    """Build again with and without ``can_serve``, side by side, and compare time and tasks."""
+    from temo.tracer.ground import load_grounder
+
+    grounder = load_grounder(dom)
+    if grounder.can_serve is None:
+        print(f"  {dom.name}: no can_serve check")
+        return
+    check, seconds, made = grounder.can_serve, {}, {}
+    for label, fn in (("with", check), ("without", None)):
+        grounder.can_serve = fn
+        t = time.perf_counter()
+        out = B.build(dom, 0, counts)
+        seconds[label] = time.perf_counter() - t
+        made[label] = [B.task_bytes(tasks, split) for split, tasks in out["tasks"].items()]
+    grounder.can_serve = check
+    same = made["with"] == made["without"]
+    print(f"  {dom.name}: without can_serve {seconds['without']:.1f} s, with {seconds['with']:.1f} s: "
+          f"{seconds['without'] / seconds['with']:.2f}x; same tasks: {same}")
 
 
 if __name__ == "__main__":

@@ -7,32 +7,20 @@ from collections import Counter
 import pytest
 
 from temo.core import Task
-from temo.domains import get_domain
 from temo.domains.airline import rules as R
 from temo.domains.airline.models import MODELS
 from temo.domains.kit.split import split_of as _split_of
-from temo.env import GENERIC_TOOLS, Environment, Store
+from temo.env import GENERIC_TOOLS, Store
 
+from domain_checks import assert_records_validate, fresh_env
+
+DOMAIN = "airline"  # the domain and db fixtures come from conftest.py
 KEYS = {"users": "user_id", "airports": "code", "flights": "flight_number", "reservations": "reservation_id"}
-
-
-@pytest.fixture(scope="module")
-def domain():
-    return get_domain("airline")
-
-
-@pytest.fixture(scope="module")
-def db(domain):
-    return domain.database("test")
 
 
 @pytest.fixture(scope="module")
 def tasks(domain) -> dict[str, list[Task]]:
     return {s: domain.tasks(s) for s in ("test", "train")}
-
-
-def env_for(domain, db) -> Environment:
-    return Environment(domain.tools, Store(db))
 
 
 def strings(value):
@@ -71,10 +59,7 @@ def test_database_counts(db):
 
 
 def test_every_record_validates(db):
-    for table, model in MODELS.items():
-        for key, record in db.tables[table].items():
-            obj = model.model_validate(record)
-            assert getattr(obj, KEYS[table]) == key
+    assert_records_validate(db, MODELS, KEYS)
 
 
 def test_database_is_consistent(db):
@@ -127,7 +112,7 @@ def test_tool_counts_and_schemas(domain):
 
 
 def test_read_tools(domain, db):
-    env = env_for(domain, db)
+    env = fresh_env(domain, db)
     airports = json.loads(env.execute("list_all_airports", {}).observation)
     assert len(airports) == 20 and {"code", "city"} <= set(airports[0])
     flight = next(f for f in db.tables["flights"].values())
@@ -149,7 +134,7 @@ def test_read_tools(domain, db):
 
 
 def test_bad_arguments_are_error_observations(domain, db):
-    env = env_for(domain, db)
+    env = fresh_env(domain, db)
     h = env.store.hash()
     for name, args, kind in [
         ("get_user_details", {"user_id": 42}, "bad_args"),
@@ -182,7 +167,7 @@ def test_basic_economy_flights_cannot_change(domain, db):
     other = next(f for f in db.tables["flights"].values() if f["origin"] == seg["origin"]
                  and f["destination"] == seg["destination"] and f["flight_number"] != seg["flight_number"])
     card = next(p for p in db.tables["users"][res["user_id"]]["payment_methods"].values() if p["source"] == "credit_card")
-    env = env_for(domain, db)
+    env = fresh_env(domain, db)
     h = env.store.hash()
     out = env.execute("update_reservation_flights", {"reservation_id": res["reservation_id"], "cabin": "basic_economy",
                                                      "flights": [{"flight_number": other["flight_number"], "date": seg["date"]}],
@@ -208,7 +193,7 @@ def test_failed_booking_is_rolled_back(domain, db):
             "payment_methods": [{"payment_id": g1["id"], "amount": g1["amount"]},
                                 {"payment_id": g2["id"], "amount": total - g1["amount"]}],
             "total_baggages": 0, "nonfree_baggages": 0, "insurance": "no"}
-    env = env_for(domain, db)
+    env = fresh_env(domain, db)
     h = env.store.hash()
     out = env.execute("book_reservation", args)
     assert not out.ok and out.error == "domain" and "balance" in out.observation
@@ -223,7 +208,7 @@ def test_failed_booking_is_rolled_back(domain, db):
 
 
 def test_payment_rules(domain, db):
-    env = env_for(domain, db)
+    env = fresh_env(domain, db)
     h = env.store.hash()
     res = _future_res(db, lambda r: True)
     other_user = next(u for u in db.tables["users"].values() if u["user_id"] != res["user_id"])
@@ -241,7 +226,7 @@ def test_payment_rules(domain, db):
 
 def test_cancel_then_cancel_again(domain, db):
     res = _future_res(db, lambda r: r["cabin"] == "business")
-    env = env_for(domain, db)
+    env = fresh_env(domain, db)
     h = env.store.hash()
     out = env.execute("cancel_reservation", {"reservation_id": res["reservation_id"]})
     assert out.ok and json.loads(out.observation)["status"] == "cancelled"
@@ -256,15 +241,15 @@ def test_cancel_then_cancel_again(domain, db):
 def test_flown_reservation_cannot_be_cancelled(domain, db):
     res = next(r for r in db.tables["reservations"].values() if r["status"] == "active" and r["flights"][0]["date"] < R.TODAY
                and R.flight_status(db.tables["flights"][r["flights"][0]["flight_number"]], r["flights"][0]["date"]) == "landed")
-    env = env_for(domain, db)
+    env = fresh_env(domain, db)
     out = env.execute("cancel_reservation", {"reservation_id": res["reservation_id"]})
     assert not out.ok and "flown" in out.observation
 
 
 def test_certificate_ids_are_deterministic(domain, db):
     uid = next(iter(db.tables["users"]))
-    a = env_for(domain, db)
-    b = env_for(domain, db)
+    a = fresh_env(domain, db)
+    b = fresh_env(domain, db)
     assert a.execute("send_certificate", {"user_id": uid, "amount": 100}).observation == \
         b.execute("send_certificate", {"user_id": uid, "amount": 100.0}).observation
     assert a.store.hash() == b.store.hash()

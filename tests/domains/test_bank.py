@@ -16,11 +16,10 @@ from temo.domains.bank.grounding import GROUNDER
 from temo.domains.bank.loans import payoff_amount
 from temo.domains.kit.money import money
 from temo.domains.bank.models import KEY_FIELDS, TABLE_MODELS
-from temo.env import GENERIC_TOOLS, Environment, Store
-from temo.tracer.graph import bidirectional_share, validate
-from temo.tracer.ground import ground_trace, load_grounder
+from temo.env import GENERIC_TOOLS, Store
 from temo.tracer.sample import sample
-from domain_checks import assert_atomic
+from domain_checks import (assert_atomic, assert_graph_follows_the_paper, assert_records_validate,
+                           assert_walks_ground_and_replay)
 
 PAPER = {"clients": 1000, "loans": 768, "beneficiaries": 951}
 SOURCE_TOOLS = {  # name -> argument names, as in the released environment (think added: the paper counts 13 reads)
@@ -88,9 +87,7 @@ def test_entity_counts_are_the_papers(db):
 
 
 def test_every_record_validates(db):
-    for table, model in TABLE_MODELS.items():
-        for key, rec in db.tables[table].items():
-            assert getattr(model.model_validate(rec), KEY_FIELDS[table]) == key
+    assert_records_validate(db, TABLE_MODELS, KEY_FIELDS)
 
 
 def test_references_resolve_and_balances_add_up(db):
@@ -479,41 +476,14 @@ def test_failed_writes_leave_the_state_unchanged(domain, db, data):
 
 # ------------------------------------------------------------------------------------------------ graph
 def test_graph_shape(domain):
-    g = domain.graph
-    assert len(g.nodes) == 17 and len(g.edges) == 99
-    assert 0.25 <= g.density <= 0.43 and 0.34 <= bidirectional_share(g) <= 0.57
-    assert all(a != b for a, b in g.edges)
-    writes = [r for r in g.roots if domain.tools[r].kind == "write"]
-    assert len(writes) > len(g.roots) / 2 and len(writes) < len(g.roots)
-    assert validate(domain, {"tools": 17, "edges": 99}) == []
-    assert set(g.nodes) == set(GROUNDER.hooks)
+    assert_graph_follows_the_paper(domain, tools=17, edges=99)
 
 
 # ------------------------------------------------------------------------------------------------ grounding
 def test_sampled_walks_ground_and_replay(domain, db):
-    grounder = load_grounder(domain)
-    internal = grounder.internal_ids(db)
-    traces = [t for t in sample(domain.graph, 80, 7, "bank")][:60]
-    usage, drops = Counter(), Counter()
-    grounded = [r for r in (ground_trace(domain, grounder, t, usage, drops, 7, want_challenge=True)
-                            for t in traces) if r]
-    assert len(grounded) >= 0.8 * len(traces), drops
-    for rec in grounded:
-        g = rec["grounded"]
-        store = Store(domain.database(rec["split"]))
-        env = Environment(domain.tools, store)
-        for a in g["actions"]:
-            assert env.execute(a["name"], a["arguments"]).ok, a
-        assert store.hash() == g["final_hash"]
-        assert g["actions"][0]["name"] == "find_client_id_by_email"
-        texts = [s[k] for i in g["intents"] for s in i["steps"] for k in ("ask",)]
-        texts += [d for i in g["intents"] for s in i["steps"] for d in s["details"]]
-        if g["challenge"]:
-            texts += [g["challenge"]["ask"], *g["challenge"]["details"]]
-        texts += [f["value"] for f in g["facts"]]
-        for text in texts:
-            assert not re.search(r"\b(you|your|yourself)\b", text, re.I), text
-            assert not set(re.findall(r"[A-Za-z0-9_#@.\-]+", text)) & internal, text
+    grounded = assert_walks_ground_and_replay(domain, sample(domain.graph, 80, 7, "bank")[:60], 7, 0.8,
+                                              GROUNDER.internal_ids(db), want_challenge=True)
+    assert all(r["grounded"]["actions"][0]["name"] == "find_client_id_by_email" for r in grounded)
     assert sum(1 for r in grounded if r["grounded"]["challenge"]) >= 5
 
 

@@ -22,6 +22,8 @@ from temo.tracer.ground import ground_trace
 from temo.tracer.sample import sample
 from temo.tracer.verify import ids_in
 
+from domain_checks import SECOND_PERSON, assert_graph_follows_the_paper, user_texts
+
 WRITES = {"modify_player_address", "update_game_status", "record_scoring_event"}
 # name -> argument names, as in the source toolkit (think is the inferred generic tool)
 SIGNATURES = {
@@ -348,15 +350,8 @@ def test_graph_shape(domain):
                    "list_club_roster_ids", "get_game_box_score", "get_club_schedule", "get_game_score",
                    "get_game_timeline", "get_player_total_points", "get_club_record", "modify_player_address",
                    "update_game_status", "record_scoring_event"}
-    assert set(g.nodes) == facts_nodes and len(g.nodes) == 14 and len(g.edges) == 78
-    assert 0.25 <= g.density <= 0.43
-    edges = set(g.edges)
-    pairs = {frozenset(e) for e in edges}
-    both = sum(1 for p in pairs if all((a, b) in edges for a, b in [tuple(p), tuple(p)[::-1]]))
-    assert 0.34 <= both / len(pairs) <= 0.57
-    assert all(a != b for a, b in edges)
-    writes = [r for r in g.roots if r in WRITES]
-    assert len(writes) > len(g.roots) / 2 and len(writes) < len(g.roots)
+    assert set(g.nodes) == facts_nodes
+    assert_graph_follows_the_paper(domain, tools=14, edges=78)
     assert all(g.successors(r) for r in g.roots)
 
 
@@ -403,13 +398,10 @@ def test_user_words_have_no_ids_and_no_second_person(db, grounded):
     seen_challenge = False
     for r in grounded[1]:
         g = r["grounded"]
-        texts = [x for i in g["intents"] for s in i["steps"] for x in (s["ask"], *s["details"])]
-        if g.get("challenge"):
-            seen_challenge = True
-            texts += [g["challenge"]["ask"], *g["challenge"]["details"]]
-        for t in texts:
+        seen_challenge |= bool(g["challenge"])
+        for t in user_texts(g):
             assert not ids_in(t, internal), t
-            assert not re.search(r"\b(you|your|yourself)\b", t, re.I), t
+            assert not SECOND_PERSON.search(t), t
         for f in g["facts"]:
             assert re.fullmatch(r"[a-z]+(_[a-z0-9]+)*", f["key"]) and f["value"] not in internal
     assert seen_challenge

@@ -5,7 +5,6 @@ import json
 import random
 import re
 from collections import Counter
-from itertools import permutations
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -23,6 +22,8 @@ from temo.env.grounding import Ground
 from temo.tracer.ground import ground_trace
 from temo.tracer.sample import sample
 from temo.tracer.verify import ids_in
+
+from domain_checks import SECOND_PERSON, assert_graph_follows_the_paper, assert_records_validate, user_texts
 
 # the paper's numbers for this domain: Table 15 (entities), Table 2 (tools), Figure 14 (graph)
 PAPER = {"entities": {"customers": 752, "movies": 51, "theaters": 51, "bookings": 1001},
@@ -97,11 +98,7 @@ def test_entity_counts_match_the_paper(db, domain):
 
 def test_every_record_validates(db, domain):
     for split in ("test", "train"):
-        base = domain.database(split)
-        for table, model in TABLE_MODELS.items():
-            for key, rec in base.tables[table].items():
-                obj = model.model_validate(rec)
-                assert getattr(obj, KEY_FIELDS[table]) == key
+        assert_records_validate(domain.database(split), TABLE_MODELS, KEY_FIELDS)
 
 
 def test_frozen_files_are_reproduced_byte_for_byte():
@@ -417,15 +414,7 @@ def test_policy_states_the_rules(domain):
 def test_graph_shape(domain):
     g = domain.graph
     assert sorted(g.nodes) == sorted(GRAPH_NODES)
-    assert len(g.nodes) == PAPER["graph"]["tools"] and len(g.edges) == PAPER["graph"]["edges"]
-    assert 0.25 <= g.density <= 0.43
-    edges = set(g.edges)
-    pairs = {frozenset(e) for e in edges}
-    both = sum(all(p in edges for p in permutations(pair)) for pair in pairs)
-    assert 0.34 <= both / len(pairs) <= 0.57
-    assert all(a != b for a, b in edges)
-    writes = {n for n, t in domain.tools.items() if t.kind == "write"}
-    assert sum(r in writes for r in g.roots) > len(g.roots) / 2 and any(r not in writes for r in g.roots)
+    assert_graph_follows_the_paper(domain, PAPER["graph"]["tools"], PAPER["graph"]["edges"])
     reach, todo = set(g.roots), list(g.roots)
     while todo:
         for n in g.successors(todo.pop()):
@@ -468,13 +457,10 @@ def test_user_texts_have_no_internal_ids_and_no_second_person(domain, grounded):
     challenges = 0
     for rec in (g for _, g in out if g):
         g = rec["grounded"]
-        texts = [x for i in g["intents"] for s in i["steps"] for x in (s["ask"], *s["details"])]
-        if g["challenge"]:
-            challenges += 1
-            texts += [g["challenge"]["ask"], *g["challenge"]["details"]]
-        for text in texts:
+        challenges += bool(g["challenge"])
+        for text in user_texts(g):
             assert not ids_in(text, internal[rec["split"]]), text
-            assert not re.search(r"\b(you|your|yourself)\b", text, re.I), text
+            assert not SECOND_PERSON.search(text), text
         for f in g["facts"]:
             assert not ids_in(f["value"], internal[rec["split"]]), f
             assert re.fullmatch(r"[a-z][a-z0-9_]*", f["key"]), f

@@ -17,10 +17,12 @@ from temo.domains.kit.dates import add_days, days_between
 from temo.domains.kit.money import money
 from temo.domains.restaurant import grounding, models, rules, tools
 from temo.domains.restaurant.generate import SEPARATE_TRAIN_DB, build_database
-from temo.env import Environment, Store
+from temo.env import Environment
 from temo.env.grounding import Ground
 from temo.tracer.ground import ground_trace
 from temo.tracer.sample import sample
+
+from domain_checks import SECOND_PERSON, TOKEN, assert_graph_follows_the_paper, assert_records_validate, fresh_env, user_texts
 
 PAPER_COUNTS = {"patrons": 1000, "menu_items": 207, "tickets": 1564}  # paper Table 15
 GRAPH_NODES = {"get_ticket_details", "get_dish_details", "list_all_dishes", "cancel_placed_ticket",
@@ -42,10 +44,6 @@ WRITES = {t.name for t in tools.WRITE_TOOLS}
 
 
 DOMAIN = "restaurant"
-
-
-def env_of(domain, db) -> Environment:
-    return Environment(domain.tools, Store(db))
 
 
 def call(env: Environment, name: str, **args: Any):
@@ -89,11 +87,7 @@ def test_frozen_files_are_reproduced_byte_for_byte():
 
 def test_every_record_validates(domain):
     for split in ("test", "train"):
-        d = domain.database(split)
-        for table, model in models.TABLE_MODELS.items():
-            for key, rec in d.tables[table].items():
-                obj = model.model_validate(rec)
-                assert getattr(obj, models.KEY_FIELDS[table]) == key
+        assert_records_validate(domain.database(split), models.TABLE_MODELS, models.KEY_FIELDS)
 
 
 def test_database_is_consistent(db):
@@ -158,7 +152,7 @@ def test_tool_names_arguments_and_counts(domain):
 
 
 def test_identity_lookups(domain, db):
-    env = env_of(domain, db)
+    env = fresh_env(domain, db)
     ref, p = sorted(db.tables["patrons"].items())[7]
     assert call(env, "find_patron_ref_by_email", email=p["contact_email"].upper())[1] == ref
     assert call(env, "find_patron_ref_by_name_zip", given=p["identity"]["given"], family=p["identity"]["family"],
@@ -172,7 +166,7 @@ def test_identity_lookups(domain, db):
 
 
 def test_reads(domain, db):
-    env = env_of(domain, db)
+    env = fresh_env(domain, db)
     t = tickets_where(db)[3]
     assert call(env, "get_ticket_details", ticket_ref=t["ticket_ref"])[1] == t
     out = env.execute("get_ticket_details", {"ticket_ref": "12"})
@@ -187,7 +181,7 @@ def test_reads(domain, db):
 
 
 def test_cancel_refunds_everything_and_keeps_the_reason(domain, db):
-    env = env_of(domain, db)
+    env = fresh_env(domain, db)
     t = tickets_where(db, state="placed")[0]
     patron = patron_of(db, t)
     inst = sorted(patron["saved_instruments"])[0]
@@ -206,7 +200,7 @@ def test_cancel_refunds_everything_and_keeps_the_reason(domain, db):
 
 @pytest.mark.parametrize("state", ["in_progress", "ready", "delivered", "cancelled"])
 def test_only_placed_tickets_change(domain, db, state):
-    env = env_of(domain, db)
+    env = fresh_env(domain, db)
     t = tickets_where(db, state=state, service_mode="dine_in")[0]
     inst = sorted(patron_of(db, t)["saved_instruments"])[0]
     before = env.store.hash()
@@ -219,7 +213,7 @@ def test_only_placed_tickets_change(domain, db, state):
 
 
 def test_dropoff_only_for_delivery_and_within_the_city(domain, db):
-    env = env_of(domain, db)
+    env = fresh_env(domain, db)
     t = tickets_where(db, state="placed", service_mode="delivery")[0]
     cur = t["dropoff"]
     new = {"line_one": "12 Harbor Road", "line_two": "", "municipality": cur["municipality"].upper(),
@@ -240,7 +234,7 @@ def test_dropoff_only_for_delivery_and_within_the_city(domain, db):
 
 
 def test_table_rules(domain, db):
-    env = env_of(domain, db)
+    env = fresh_env(domain, db)
     t = tickets_where(db, state="placed", service_mode="dine_in")[0]
     ref = t["ticket_ref"]
     args = {"ticket_ref": ref, "zone": "private room", "table_no": "62", "seat_count": 12}
@@ -261,7 +255,7 @@ def test_table_rules(domain, db):
 
 
 def test_plate_swap_recomputes_tax_and_settles_the_difference(domain, db):
-    env = env_of(domain, db)
+    env = fresh_env(domain, db)
     t, (i, plate) = next((t, s) for t in tickets_where(db, state="placed") if (s := swappable(db, t)))
     ln = t["line_entries"][i]
     payer = next(iter(rules.food_net(t)))
@@ -282,7 +276,7 @@ def test_plate_swap_recomputes_tax_and_settles_the_difference(domain, db):
 
 
 def test_plate_swap_errors(domain, db):
-    env = env_of(domain, db)
+    env = fresh_env(domain, db)
     t, (i, plate) = next((t, s) for t in tickets_where(db, state="placed") if (s := swappable(db, t)))
     ln = t["line_entries"][i]
     inst = next(iter(rules.food_net(t)))
@@ -310,7 +304,7 @@ def test_plate_swap_errors(domain, db):
 
 
 def test_plate_swap_refund_needs_an_instrument_that_paid(domain, db):
-    env = env_of(domain, db)
+    env = fresh_env(domain, db)
     for t in tickets_where(db, state="placed"):
         payers = rules.food_net(t)
         idle = [r for r in sorted(patron_of(db, t)["saved_instruments"]) if r not in payers]
@@ -328,7 +322,7 @@ def test_plate_swap_refund_needs_an_instrument_that_paid(domain, db):
 
 
 def test_instrument_change_can_be_repeated(domain, db):
-    env = env_of(domain, db)
+    env = fresh_env(domain, db)
     t = next(t for t in tickets_where(db, state="placed") if len(patron_of(db, t)["saved_instruments"]) >= 3)
     payer = next(iter(rules.food_net(t)))
     a, b = [r for r in sorted(patron_of(db, t)["saved_instruments"]) if r != payer][:2]
@@ -345,7 +339,7 @@ def test_instrument_change_can_be_repeated(domain, db):
 
 
 def test_tip_rules(domain, db):
-    env = env_of(domain, db)
+    env = fresh_env(domain, db)
     old_cut = add_days(rules.TODAY, -rules.TIP_WINDOW_DAYS)
     recent = next(t for t in tickets_where(db, state="delivered") if t["placed_on"] >= old_cut and rules.tip_room(t) >= 2)
     inst = sorted(patron_of(db, recent)["saved_instruments"])[0]
@@ -378,7 +372,7 @@ BAD_TEXT = st.sampled_from(["", " ", "TCKT-99999", "DISH-0001", "INST-99999", "P
 @given(data=st.data())
 def test_failed_writes_leave_the_state_unchanged(domain, db, data):
     """Bad arguments (wrong types, unknown refs, broken rules) fail, and a failed write changes nothing."""
-    env = env_of(domain, db)
+    env = fresh_env(domain, db)
     placed = tickets_where(db, state="placed")
     t = data.draw(st.sampled_from(placed[:40] + tickets_where(db, state="delivered")[:10]))
     ref = data.draw(st.one_of(st.just(t["ticket_ref"]), BAD_TEXT, st.integers(-5, 5)))
@@ -427,21 +421,11 @@ def test_policy_states_today_and_the_rules(domain):
 
 def test_graph_shape(domain):
     g = domain.graph
-    assert set(g.nodes) == GRAPH_NODES and len(g.nodes) == 9 and len(g.edges) == 24
-    assert 0.25 <= g.density <= 0.43
-    edges = set(map(tuple, g.edges))
-    assert all(a != b for a, b in edges)
-    pairs = {frozenset(e) for e in edges}
-    both = sum(1 for p in pairs if all((a, b) in edges for a in p for b in p if a != b))
-    assert 0.34 <= both / len(pairs) <= 0.57
-    writes = [r for r in g.roots if domain.tools[r].kind == "write"]
-    assert len(writes) > len(g.roots) / 2 and len(writes) < len(g.roots)
-    assert set(grounding.GROUNDER.hooks) == GRAPH_NODES
+    assert set(g.nodes) == GRAPH_NODES
+    assert_graph_follows_the_paper(domain, tools=9, edges=24)
 
 
 # ---------------------------------------------------------------------------------------- grounding
-
-_YOU = re.compile(r"\b(you|your|yourself)\b", re.I)
 
 
 @pytest.fixture(scope="module")
@@ -461,7 +445,7 @@ def test_sampled_walks_ground(grounded):
 def test_grounded_calls_replay_and_change_the_state(domain, db, grounded):
     for rec in filter(None, grounded[1]):
         g = rec["grounded"]
-        env = env_of(domain, db)
+        env = fresh_env(domain, db)
         assert g["actions"][0]["name"] in tools.AUTH_TOOLS
         for a in g["actions"]:
             before = env.store.hash()
@@ -474,16 +458,12 @@ def test_grounded_calls_replay_and_change_the_state(domain, db, grounded):
 
 def test_user_words_have_no_internal_ids_and_no_second_person(domain, db, grounded):
     internal = grounding.internal_ids(db)
-    token = re.compile(r"[A-Za-z0-9_#@.\-]+")
     seen = 0
     for rec in filter(None, grounded[1]):
         g = rec["grounded"]
-        texts = [x for i in g["intents"] for s in i["steps"] for x in (s["ask"], *s["details"])]
-        if g["challenge"]:
-            texts += [g["challenge"]["ask"], *g["challenge"]["details"]]
-        for text in texts:
-            assert not _YOU.search(text), text
-            assert not {tok.strip(".-") for tok in token.findall(text)} & internal, text
+        for text in user_texts(g):
+            assert not SECOND_PERSON.search(text), text
+            assert not {tok.strip(".-") for tok in TOKEN.findall(text)} & internal, text
             seen += 1
         for f in g["facts"]:
             assert re.fullmatch(r"[a-z][a-z0-9_]*", f["key"]) and f["value"] not in internal
@@ -499,7 +479,7 @@ def test_every_challenge_kind_fires_somewhere(domain, db):
         for func in grounding.GROUNDER.challenges:
             ch = func(g)
             if ch is not None:
-                assert not _YOU.search(ch.ask) and ch.reason and ch.rule
+                assert not SECOND_PERSON.search(ch.ask) and ch.reason and ch.rule
                 assert not set(re.findall(r"[A-Z]+-\d+", ch.ask)) & internal
                 found[ch.rule] = ch.ask
     assert len(found) == len(grounding.GROUNDER.challenges) >= 3
@@ -533,6 +513,6 @@ def test_frozen_tasks_replay(domain):
     assert len(tasks) == 50
     for task in tasks:
         assert task.actions[0].name in tools.AUTH_TOOLS
-        env = env_of(domain, domain.database("test"))
+        env = fresh_env(domain, domain.database("test"))
         assert all(env.execute(a.name, a.arguments).ok for a in task.actions), task.id
         assert any(a.name in WRITES for a in task.actions) or task.outputs

@@ -7,12 +7,13 @@ from pathlib import Path
 import pytest
 
 from temo.core import Task
-from temo.domains import get_domain
 from temo.domains.retail import tools as retail_tools
 from temo.domains.retail.generate import build_database
 from temo.domains.retail.models import TABLE_MODELS
 from temo.domains.kit.split import split_of
 from temo.env import GENERIC_TOOLS, Database, Environment, Store
+
+from domain_checks import assert_records_validate, fresh_env
 
 SPLITS = ("test", "train")
 PAPER_FACTS = Path(__file__).resolve().parents[3] / "shared" / "paper_facts.json"
@@ -25,25 +26,12 @@ def paper():
         pytest.skip("the paper's facts (../shared/paper_facts.json) are not next to this checkout")
     return json.loads(PAPER_FACTS.read_text())["domains"]["retail"]
 WRITE_NAMES = {t.name for t in retail_tools.WRITE_TOOLS}
-
-
-@pytest.fixture(scope="module")
-def domain():
-    return get_domain("retail")
-
-
-@pytest.fixture(scope="module")
-def db(domain):
-    return domain.database("test")
+DOMAIN = "retail"  # the domain and db fixtures come from conftest.py
 
 
 @pytest.fixture(scope="module")
 def all_tasks(domain) -> list[Task]:
     return domain.tasks("test") + domain.tasks("train")
-
-
-def env_for(domain, db) -> Environment:
-    return Environment(domain.tools, Store(db))
 
 
 def leaves(value):
@@ -68,10 +56,7 @@ def test_task_counts(domain, paper):
 
 
 def test_every_record_validates(db):
-    for table, model in TABLE_MODELS.items():
-        for key, record in db.tables[table].items():
-            obj = model.model_validate(record)
-            assert key == getattr(obj, {"users": "user_id", "products": "product_id", "orders": "order_id"}[table])
+    assert_records_validate(db, TABLE_MODELS, {"users": "user_id", "products": "product_id", "orders": "order_id"})
 
 
 def test_database_is_consistent(db):
@@ -115,7 +100,7 @@ def test_tool_counts_and_schemas(domain, paper):
 
 
 def test_authentication_tools(domain, db):
-    env = env_for(domain, db)
+    env = fresh_env(domain, db)
     user = next(iter(db.tables["users"].values()))
     out = env.execute("find_user_id_by_email", {"email": user["email"].upper()})
     assert out.ok and out.observation == user["user_id"]
@@ -137,7 +122,7 @@ def _find(db, status, pred=lambda o, u: True):
 
 
 def test_state_rules_are_enforced(domain, db):
-    env = env_for(domain, db)
+    env = fresh_env(domain, db)
     h0 = env.store.hash()
     delivered, _ = _find(db, "delivered")
     pending, _ = _find(db, "pending")
@@ -162,7 +147,7 @@ def test_state_rules_are_enforced(domain, db):
 
 
 def test_exchange_must_stay_within_product_and_availability(domain, db):
-    env = env_for(domain, db)
+    env = fresh_env(domain, db)
     order, user = _find(db, "delivered", lambda o, u: len(o["items"]) >= 2)
     a, b = order["items"][0], order["items"][1]
     pm = order["payment_history"][0]["payment_method_id"]
@@ -186,7 +171,7 @@ def test_return_refund_goes_to_original_or_gift_card(domain, db):
     order, user = _find(db, "delivered", pred)
     orig = order["payment_history"][0]["payment_method_id"]
     other = next(mid for mid, m in user["payment_methods"].items() if m["source"] != "gift_card" and mid != orig)
-    env = env_for(domain, db)
+    env = fresh_env(domain, db)
     args = {"order_id": order["order_id"], "item_ids": [order["items"][0]["item_id"]]}
     assert not env.execute("return_delivered_order_items", {**args, "payment_method_id": other}).ok
     out = env.execute("return_delivered_order_items", {**args, "payment_method_id": orig})
@@ -205,7 +190,7 @@ def test_cancel_refunds_gift_card_at_once(domain, db):
     order, user = _find(db, "pending", pred)
     gid = order["payment_history"][0]["payment_method_id"]
     before = user["payment_methods"][gid]["balance"]
-    env = env_for(domain, db)
+    env = fresh_env(domain, db)
     out = env.execute("cancel_pending_order", {"order_id": order["order_id"], "reason": "ordered by mistake"})
     assert out.ok
     rec = env.store.get("orders", order["order_id"])
@@ -234,7 +219,7 @@ def _swap_candidate(db, status):
 
 def test_modify_items_once_per_order(domain, db):
     order, user, gift, item, variant = _swap_candidate(db, "pending")
-    env = env_for(domain, db)
+    env = fresh_env(domain, db)
     pm = order["payment_history"][0]["payment_method_id"]
     out = env.execute("modify_pending_order_items", {"order_id": order["order_id"], "item_ids": [item["item_id"]],
                                                      "new_item_ids": [variant["item_id"]], "payment_method_id": pm})
@@ -252,7 +237,7 @@ def test_modify_items_once_per_order(domain, db):
 
 
 def test_failed_write_leaves_state_unchanged(domain, db):
-    env = env_for(domain, db)
+    env = fresh_env(domain, db)
     order, _ = _find(db, "delivered")
     h0 = env.store.hash()
     out = env.execute("cancel_pending_order", {"order_id": order["order_id"], "reason": "no longer needed"})
@@ -283,7 +268,7 @@ def test_partial_edit_is_rolled_back(domain, db):
     ("{not json", "not valid JSON"),
 ])
 def test_bad_arguments_give_error_observations(domain, db, args, fragment):
-    env = env_for(domain, db)
+    env = fresh_env(domain, db)
     h0 = env.store.hash()
     out = env.execute("cancel_pending_order", args)
     assert not out.ok and out.observation.startswith("Error:") and fragment in out.observation
@@ -291,7 +276,7 @@ def test_bad_arguments_give_error_observations(domain, db, args, fragment):
 
 
 def test_unknown_tool(domain, db):
-    out = env_for(domain, db).execute("refund_everything", {})
+    out = fresh_env(domain, db).execute("refund_everything", {})
     assert not out.ok and out.error == "unknown_tool"
 
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
@@ -14,11 +13,9 @@ from temo.domains.school import rules as R
 from temo.domains.school import tools as school_tools
 from temo.domains.school.grounding import GROUNDER
 from temo.domains.school.models import KEY_FIELDS, TABLE_MODELS
-from temo.env import Environment, Store
-from temo.tracer.graph import bidirectional_share, validate
-from temo.tracer.ground import ground_trace, load_grounder
 from temo.tracer.sample import sample
-from domain_checks import assert_atomic
+from domain_checks import (assert_aliases_do_not_reveal_later_facts, assert_atomic, assert_graph_follows_the_paper,
+                           assert_records_validate, assert_walks_ground_and_replay, expect_ok, expect_refused)
 
 PAPER = {"students": 1000, "courses": 120, "registrations": 1345}
 SOURCE_TOOLS = {  # name -> argument names of the released toolkit (think and calculate inferred: 9 reads)
@@ -41,17 +38,12 @@ DOMAIN = "school"
 
 
 def run(env, name, **args):
-    out = env.execute(name, args)
-    assert out.ok, out.observation
-    return json.loads(out.observation)
+    return expect_ok(env, name, args)
 
 
 def err(env, name, words, **args):
-    before = env.store.hash()
-    out = env.execute(name, args)
-    assert not out.ok and out.error in ("domain", "bad_args"), out.observation
-    assert re.search(words, out.observation, re.I), out.observation
-    assert env.store.hash() == before
+    """A refusal (of the domain's rules or of the arguments) whose text matches the regex ``words``."""
+    expect_refused(env, name, args, kind=("domain", "bad_args"), pattern=words)
 
 
 def regs_of(db, s):
@@ -85,9 +77,7 @@ def test_entity_counts_are_the_papers(db):
 
 
 def test_every_record_validates(db):
-    for table, model in TABLE_MODELS.items():
-        for key, rec in db.tables[table].items():
-            assert getattr(model.model_validate(rec), KEY_FIELDS[table]) == key
+    assert_records_validate(db, TABLE_MODELS, KEY_FIELDS)
 
 
 def test_references_resolve_and_money_adds_up(db):
@@ -410,53 +400,22 @@ def test_failed_writes_leave_the_state_unchanged(domain, db, data):
 # ------------------------------------------------------------------------------------------------ graph
 def test_graph_shape(domain):
     g = domain.graph
-    assert g.nodes == GRAPH_NODES and len(g.edges) == 36
-    assert 0.25 <= g.density <= 0.43 and 0.34 <= bidirectional_share(g) <= 0.57
-    assert all(a != b for a, b in g.edges) and len(set(map(tuple, g.edges))) == 36
-    writes = [r for r in g.roots if domain.tools[r].kind == "write"]
-    assert len(writes) > len(g.roots) / 2 and len(writes) < len(g.roots)
-    assert validate(domain, {"tools": 10, "edges": 36}) == []
-    assert set(g.nodes) == set(GROUNDER.hooks)
+    assert g.nodes == GRAPH_NODES and len(set(map(tuple, g.edges))) == 36
+    assert_graph_follows_the_paper(domain, tools=10, edges=36)
 
 
 # ------------------------------------------------------------------------------------------------ grounding
 def test_sampled_walks_ground_and_replay(domain, db):
-    grounder = load_grounder(domain)
-    internal = grounder.internal_ids(db)
-    traces = sample(domain.graph, 80, 11, "school")[:60]
-    usage, drops = Counter(), Counter()
-    grounded = [r for r in (ground_trace(domain, grounder, t, usage, drops, 11, want_challenge=True)
-                            for t in traces) if r]
-    assert len(grounded) >= 0.75 * len(traces), drops
-    for rec in grounded:
-        g = rec["grounded"]
-        store = Store(domain.database(rec["split"]))
-        env = Environment(domain.tools, store)
-        for a in g["actions"]:
-            assert env.execute(a["name"], a["arguments"]).ok, a
-        assert store.hash() == g["final_hash"]
+    grounded = assert_walks_ground_and_replay(domain, sample(domain.graph, 80, 11, "school")[:60], 11, 0.75,
+                                              GROUNDER.internal_ids(db), want_challenge=True)
+    for g in (r["grounded"] for r in grounded):
         assert g["actions"][0] == {"name": "get_student_details", "arguments": {"student_id": g["user_id"]}, "intent": 0}
-        texts = [s["ask"] for i in g["intents"] for s in i["steps"]]
-        texts += [d for i in g["intents"] for s in i["steps"] for d in s["details"]]
-        if g["challenge"]:
-            texts += [g["challenge"]["ask"], *g["challenge"]["details"]]
-        texts += [f["value"] for f in g["facts"]]
-        for text in texts:
-            assert not re.search(r"\b(you|your|yourself)\b", text, re.I), text
-            assert not set(re.findall(r"[A-Za-z0-9_#@.\-]+", text)) & internal, text
     assert sum(1 for r in grounded if r["grounded"]["challenge"]) >= 5
 
 
 def test_fact_aliases_do_not_leak_into_other_keys(domain):
     """Asking for one fact by its key must not reveal another fact of a different key (see picks.py)."""
-    from temo.users.scripted import fact_aliases
-
-    for task in domain.tasks("test") + domain.tasks("train")[:100]:
-        for e in task.scenario.known:
-            words = " " + e.key.replace("_", " ") + " "
-            for f in task.scenario.known:
-                if f.key != e.key and f.intent > e.intent:
-                    assert not any(f" {a} " in words for a in fact_aliases(f)), (task.id, e.key, f.key)
+    assert_aliases_do_not_reveal_later_facts(domain.tasks("test") + domain.tasks("train")[:100])
 
 
 def test_candidate_users_need_what_the_trace_uses(db):

@@ -21,6 +21,10 @@ from temo.env import Environment, Store
 from temo.env.grounding import Ground, GroundingFailed
 from temo.tracer.sample import sample
 
+from domain_checks import SECOND_PERSON, assert_in_users_words, assert_paper_graph_shape
+from domain_checks import expect_ok as ok
+from domain_checks import expect_refused as refused
+
 PAPER_FACTS = Path("/work/shared/paper_facts.json")
 PAPER_GRAPHS = Path("/work/shared/sources/paper_graphs.json")
 
@@ -36,24 +40,6 @@ def one(db, pred=lambda c, b: True):
     found = customers(db, pred)
     assert found, "no customer matches the predicate"
     return found[0]
-
-
-def ok(env, name, args):
-    out = env.execute(name, args)
-    assert out.ok, (name, args, out.observation)
-    try:
-        return json.loads(out.observation)
-    except ValueError:
-        return out.observation
-
-
-def refused(env, name, args, words=""):
-    before = env.store.hash()
-    out = env.execute(name, args)
-    assert not out.ok and out.error == "domain", (name, args, out.observation)
-    assert words.lower() in out.observation.lower(), out.observation
-    assert env.store.hash() == before
-    return out.observation
 
 
 # ---------------------------------------------------------------------------- database
@@ -439,12 +425,7 @@ def test_failed_writes_leave_the_state_unchanged(domain, db, ids):
 def test_graph_is_the_released_one(domain):
     g = domain.graph
     assert (len(g.nodes), len(g.edges)) == (13, 53)
-    assert 0.25 <= g.density <= 0.43
-    edges = set(g.edges)
-    assert all(a != b for a, b in edges)
-    pairs = {frozenset(e) for e in edges}
-    both = sum(1 for p in pairs if len(p) == 2 and tuple(p) in edges and tuple(p)[::-1] in edges)
-    assert 0.34 <= both / len(pairs) <= 0.57
+    assert_paper_graph_shape(g)
     writes = {t.name for t in T.WRITE_TOOLS}
     assert set(g.nodes) == {t.name for t in domain.tools.values()} - {"calculate", "think", "get_customer_details",
                                                                          *T.AUTH_TOOLS}
@@ -455,8 +436,6 @@ def test_graph_is_the_released_one(domain):
 
 
 # ---------------------------------------------------------------------------- grounding
-
-SECOND_PERSON = re.compile(r"\b(you|your|yourself)\b", re.I)
 
 
 def ground(domain, db, trace, user_id, rng):
@@ -500,9 +479,7 @@ def test_sampled_walks_ground_and_speak_in_the_users_words(domain, db):
             except GroundingFailed:
                 continue
             grounded += 1
-            for text in texts:
-                assert not SECOND_PERSON.search(text), text
-                assert not set(re.findall(r"[A-Za-z0-9_#@.\-]+", text)) & internal, text
+            assert_in_users_words(texts, internal)
             break
     assert grounded / len(traces) > 0.8, grounded
 

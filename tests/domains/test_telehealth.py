@@ -1,7 +1,6 @@
 """Telehealth domain: database, tools and the rules they enforce, graph, and grounding for Tracer."""
 from __future__ import annotations
 
-import json
 import random
 import re
 from collections import Counter
@@ -21,29 +20,15 @@ from temo.env import GENERIC_TOOLS, Database, Environment, Store
 from temo.env.grounding import Ground, GroundingFailed
 from temo.tracer.sample import sample_trace
 
+from domain_checks import TOKEN, assert_in_users_words, assert_paper_graph_shape
+from domain_checks import expect_ok as ok
+from domain_checks import expect_refused as refused
+
 SIZES = {"patients": 239, "providers": 114, "appointments": 214, "medical_records": 149, "medication_suppliers": 24,
          "drug_interactions": 5, "regimen_plans": 18, "telemetry_devices": 130, "telemetry_uploads": 189}
 
 
 DOMAIN = "telehealth"
-
-
-def ok(env: Environment, name: str, args: dict):
-    out = env.execute(name, args)
-    assert out.ok, (name, args, out.observation)
-    try:
-        return json.loads(out.observation)
-    except ValueError:
-        return out.observation
-
-
-def refused(env: Environment, name: str, args: dict, needle: str = "", kind: str = "domain") -> str:
-    before = env.store.hash()
-    out = env.execute(name, args)
-    assert not out.ok and out.error == kind, (name, args, out.observation)
-    assert needle.lower() in out.observation.lower(), out.observation
-    assert env.store.hash() == before
-    return out.observation
 
 
 def T(db, table):
@@ -404,12 +389,7 @@ def test_policy_states_today_and_the_rules(domain):
 def test_graph_is_the_released_one(domain):
     g = domain.graph
     assert (len(g.nodes), len(g.edges)) == (17, 68)
-    assert 0.25 <= g.density <= 0.43
-    edges = set(map(tuple, g.edges))
-    assert all(a != b for a, b in edges)
-    pairs = {frozenset(e) for e in edges}
-    both = sum(1 for p in pairs if all((a, b) in edges for a in p for b in p if a != b))
-    assert 0.34 <= both / len(pairs) <= 0.57
+    assert_paper_graph_shape(g)
     assert set(g.roots) == {"get_appointment_details", "list_available_providers", "list_medication_suppliers",
                             "check_drug_interactions", "cancel_appointment", "reschedule_appointment",
                             "list_telemetry_devices"}
@@ -444,7 +424,6 @@ def test_sampled_walks_ground_and_replay(domain, db):
     rng = random.Random(7)
     succ = {n: sorted(domain.graph.successors(n)) for n in domain.graph.nodes}
     internal = GROUNDER.internal_ids(db)
-    token = re.compile(r"[A-Za-z0-9_#@.\-]+")
     grounded = tried = 0
     for n in range(60):
         trace = sample_trace(domain.graph, rng, succ)  # the Tracer's own walk
@@ -464,14 +443,12 @@ def test_sampled_walks_ground_and_replay(domain, db):
             assert all(replay.execute(t, a).ok for t, a in g.actions)
             assert replay.store.hash() == g.store.hash()
             assert GROUNDER.check_policy([type("A", (), {"name": t, "arguments": a})() for t, a in g.actions], g) == []
-            for text in texts:
-                assert not re.search(r"\b(you|your|yourself)\b", text, re.I), text
-                assert not set(token.findall(text)) & internal, text
+            assert_in_users_words(texts, internal)
             for ch in GROUNDER.challenges:
                 c = ch(g)
                 if c is not None:
                     assert c.ask and c.reason and not re.search(r"\b(you|your)\b", c.ask, re.I)
-                    assert not set(token.findall(c.ask)) & internal
+                    assert not set(TOKEN.findall(c.ask)) & internal
             break
     assert tried >= 50 and grounded / tried > 0.6, (grounded, tried)
 

@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import copy
-import json
-import re
 from collections import Counter
 
 import pytest
@@ -18,8 +16,10 @@ from temo.domains.travel.grounding import GROUNDER
 from temo.domains.travel.models import KEY_FIELDS, TABLE_MODELS
 from temo.domains.travel.tools import AUTH_TOOLS, READ_TOOLS, WRITE_TOOLS
 from temo.env import Domain, Environment, Store
-from temo.tracer.ground import ground_trace, load_grounder
 from temo.tracer.sample import sample
+
+from domain_checks import (assert_aliases_do_not_reveal_later_facts, assert_graph_follows_the_paper,
+                           assert_records_validate, assert_walks_ground_and_replay, expect_ok, expect_refused)
 
 SOURCE_TOOLS = {  # name -> argument names, as in the source toolkit (think is the inferred generic tool)
     "get_traveler_details": {"traveler_id"}, "get_agent_details": {"agent_id"}, "get_package_details": {"package_id"},
@@ -42,17 +42,12 @@ DOMAIN = "travel"
 
 
 def ok(env, tool, **args):
-    out = env.execute(tool, args)
-    assert out.ok, out.observation
-    return json.loads(out.observation)
+    return expect_ok(env, tool, args)
 
 
 def fails(env, tool, fragment, **args):
-    before = env.store.hash()
-    out = env.execute(tool, args)
-    assert not out.ok, out.observation
-    assert fragment.lower() in out.observation.lower(), out.observation
-    assert env.store.hash() == before
+    """A refusal of any kind whose text holds ``fragment``."""
+    expect_refused(env, tool, args, fragment, kind=None)
 
 
 def bookings(db, pred):
@@ -88,10 +83,7 @@ def test_entity_counts_are_the_papers(db):
 
 def test_every_record_validates(domain):
     for split in ("test", "train"):
-        d = domain.database(split)
-        for table, model in TABLE_MODELS.items():
-            for key, rec in d.tables[table].items():
-                assert getattr(model.model_validate(rec), KEY_FIELDS[table]) == key
+        assert_records_validate(domain.database(split), TABLE_MODELS, KEY_FIELDS)
 
 
 def test_references_resolve_and_money_adds_up(db):
@@ -426,43 +418,22 @@ def test_policy_states_the_rules_the_tools_and_tasks_rely_on(domain):
 
 # ------------------------------------------------------------------------------------------------ graph
 def test_graph_shape(domain):
-    g = domain.graph
-    assert sorted(g.nodes) == sorted(GRAPH_NODES) and len(g.edges) == 50
-    assert 0.25 <= g.density <= 0.43 and all(a != b for a, b in g.edges)
-    edges = set(g.edges)
-    pairs = {frozenset(e) for e in edges}
-    both = sum(1 for p in pairs if all((a, b) in edges for a in p for b in p if a != b))
-    assert 0.34 <= both / len(pairs) <= 0.57
-    writes = [r for r in g.roots if domain.tools[r].kind == "write"]
-    assert len(writes) > len(g.roots) / 2 and set(g.nodes) == set(GROUNDER.hooks)
+    assert sorted(domain.graph.nodes) == sorted(GRAPH_NODES)
+    assert_graph_follows_the_paper(domain, tools=12, edges=50)
 
 
 # ------------------------------------------------------------------------------------------------ grounding
 @pytest.mark.parametrize("split", ["test", "train"])
 def test_sampled_walks_ground_and_replay(domain, split):
     db = domain.database(split)
-    grounder = load_grounder(domain)
-    internal = grounder.internal_ids(db)
-    traces = [{**t, "split": split} for t in sample(domain.graph, 70, 3, "travel")[:60]]
-    usage, drops = Counter(), Counter()
-    grounded = [r for r in (ground_trace(domain, grounder, t, usage, drops, 3, want_challenge=True, max_users=20)
-                            for t in traces) if r]
-    assert len(grounded) >= 0.8 * len(traces), drops
+    walks = [{**t, "split": split} for t in sample(domain.graph, 70, 3, "travel")[:60]]
+    grounded = assert_walks_ground_and_replay(domain, walks, 3, 0.8, GROUNDER.internal_ids(db),
+                                              want_challenge=True, max_users=20)
     rules = Counter()
-    for rec in grounded:
-        g = rec["grounded"]
-        env = Environment(domain.tools, Store(db))
-        for a in g["actions"]:
-            assert env.execute(a["name"], a["arguments"]).ok, a
-        assert env.store.hash() == g["final_hash"]
+    for g in (r["grounded"] for r in grounded):
         assert g["actions"][0] == {"name": "get_traveler_details", "arguments": {"traveler_id": g["user_id"]}, "intent": 0}
-        texts = [x for i in g["intents"] for s in i["steps"] for x in (s["ask"], *s["details"])]
         if g["challenge"]:
             rules[g["challenge"]["rule"]] += 1
-            texts += [g["challenge"]["ask"], *g["challenge"]["details"]]
-        for text in texts + [f["value"] for f in g["facts"]]:
-            assert not re.search(r"\b(you|your|yourself)\b", text, re.I), text
-            assert not set(re.findall(r"[A-Za-z0-9_#@.\-]+", text)) & internal, text
         for i in g["intents"]:
             if not any(s["kind"] == "write" for s in i["steps"]):
                 assert i["steps"][-1]["outputs"], i["tools"]
@@ -470,14 +441,7 @@ def test_sampled_walks_ground_and_replay(domain, split):
 
 
 def test_fact_aliases_do_not_reveal_later_facts(domain):
-    from temo.users.scripted import fact_aliases
-
-    for task in domain.tasks("test") + domain.tasks("train")[:150]:
-        for e in task.scenario.known:
-            words = " " + e.key.replace("_", " ") + " "
-            for f in task.scenario.known:
-                if f.key != e.key and f.intent > e.intent:
-                    assert not any(f" {a} " in words for a in fact_aliases(f)), (task.id, e.key, f.key)
+    assert_aliases_do_not_reveal_later_facts(domain.tasks("test") + domain.tasks("train")[:150])
 
 
 def test_candidate_users_have_what_the_trace_needs(db):

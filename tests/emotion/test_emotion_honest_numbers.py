@@ -14,13 +14,7 @@ from temo.emotion import agreement, blunt, neardup  # noqa: E402
 from temo.emotion.evaluate import eval_freeform, eval_path, main as evaluate_main  # noqa: E402
 from temo.emotion.mapper import BLUNT_FILE, SHIPPED_MODEL, WRITTEN_FILE, get_mapper  # noqa: E402
 
-
-@pytest.fixture(autouse=True, scope="module")
-def _cache(tmp_path_factory):
-    mp = pytest.MonkeyPatch()
-    mp.setenv("TEMO_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-    yield
-    mp.undo()
+pytestmark = pytest.mark.usefixtures("private_cache")  # a fresh TEMO_CACHE_DIR for this module
 
 
 # ------------------------------------------------------------------ near-duplicates across the split
@@ -104,6 +98,48 @@ def test_agreement_names_a_bad_label(tmp_path, capsys):
     (tmp_path / "labels_2.jsonl").write_text("\n".join(lines) + "\n")
     assert agreement.main(["--dir", str(tmp_path), "--no-model"]) == 2
     assert "labels_2.jsonl line 4: urgency must be one of" in capsys.readouterr().err
+
+
+NATURAL = agreement.SETS["agreement-natural"]
+
+
+def test_natural_set_has_no_writer_labels_and_reports_stated_against_guessed():
+    r = agreement.report(directory=NATURAL)
+    assert r["n"] == 165 and r["labellers"] == 3 and r["writer_labels"] is False
+    assert "vs_writer" not in r["dimensions"]["family"]  # nothing to compare with: none were written
+    for f in ("politeness", "urgency", "trust"):
+        d = r["dimensions"][f]
+        said, guess = d["basis"]["said"], d["basis"]["guess"]
+        assert said["n"] > 0 and guess["n"] > 0 and said["n"] + guess["n"] <= 165
+        assert sum(guess["majority_counts"].values()) <= guess["n"]
+        assert all(0 <= x <= 165 for x in d["said_by_labeller"].values())
+    # the point of the set: most texts leave urgency and trust unstated (all three labellers guessed)
+    assert r["dimensions"]["urgency"]["basis"]["guess"]["n"] > 82
+    assert r["dimensions"]["trust"]["basis"]["guess"]["n"] > 82
+
+
+def test_natural_set_shares_no_scenario_wording_with_the_training_feelings():
+    natural = neardup.read_jsonl(agreement.feelings_file(NATURAL))
+    hits = neardup.training_neighbours(neardup.read_jsonl(WRITTEN_FILE), natural, neardup.NEAR_DUP_THRESHOLD)
+    assert hits == [], hits[:5]
+
+
+def test_evaluate_prints_the_stated_and_guessed_table(capsys):
+    assert evaluate_main(["--set", "agreement-natural"]) == 0
+    out = capsys.readouterr().out
+    assert "agreement-natural set (n=165, 3 labellers)" in out and "L1~writer" not in out
+    rows = [line.split() for line in out.splitlines() if line.split()[:2] in (["urgency", "said"], ["urgency", "guess"])]
+    assert len(rows) == 2 and all(0 <= float(row[5]) <= 1 for row in rows)  # model~maj on each
+
+
+def test_agreement_names_a_bad_basis(tmp_path, capsys):
+    for f in NATURAL.glob("*.jsonl"):
+        (tmp_path / f.name).write_text(f.read_text())
+    lines = (tmp_path / "labels_3.jsonl").read_text().splitlines()
+    lines[9] = lines[9].replace('"trust_basis": "', '"trust_basis": "maybe-')
+    (tmp_path / "labels_3.jsonl").write_text("\n".join(lines) + "\n")
+    assert agreement.main(["--dir", str(tmp_path), "--no-model"]) == 2
+    assert "labels_3.jsonl line 10: trust_basis must be said or guess" in capsys.readouterr().err
 
 
 # ------------------------------------------------------------------ bit-for-bit retraining

@@ -19,13 +19,7 @@ TEXTS = [
     "The patient is scared about the test results and needs an answer right away, though they stay kind.",
 ]
 
-
-@pytest.fixture(autouse=True, scope="module")
-def _cache(tmp_path_factory):
-    mp = pytest.MonkeyPatch()
-    mp.setenv("TEMO_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-    yield
-    mp.undo()
+pytestmark = pytest.mark.usefixtures("private_cache")  # a fresh TEMO_CACHE_DIR for this module
 
 
 def test_shipped_weights_fit_the_shipped_encoder():

@@ -63,3 +63,25 @@ def test_weighted_encoding_with_equal_weights_is_the_plain_mean():
     texts = ["The user is calm and not in a hurry.", "doesn't trust the bank"]
     ones = np.ones(enc.table.shape[0], np.float32)
     assert np.allclose(enc.encode(texts), enc.encode(texts, token_weights=ones), atol=1e-6)
+
+
+def test_pooling_a_batch_equals_pooling_each_text_alone():
+    """`segments.pool` groups clause rows by text; a text's distribution must not depend on the other
+    texts in the batch, their order, or texts without any clause (which fall back to the prior)."""
+    import numpy as np
+
+    from temo.emotion import segments
+
+    rng = np.random.default_rng(3)
+    n, rows = 40, 160
+    owner = rng.permutation(np.sort(rng.integers(0, n, rows)))
+    owner[owner == 7] = 8  # text 7 has no clause
+    probs = {d: rng.dirichlet(np.ones(4), rows) for d in ("politeness", "urgency", "trust")}
+    probs["emotion"] = rng.dirichlet(np.ones(23), rows)
+    batch = segments.pool(probs, owner, n)
+    for i in range(n):
+        mine = owner == i
+        alone = segments.pool({d: p[mine] for d, p in probs.items()}, np.zeros(int(mine.sum()), dtype=int), 1)
+        for d in probs:
+            assert np.allclose(batch[d][i], alone[d][0], rtol=0, atol=1e-15)
+    assert np.allclose(batch["trust"][7], segments.PRIOR)

@@ -7,55 +7,38 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 
 import pytest
-from typer.testing import CliRunner
+from run_helpers import TEMO, cli, one_line_error
 
-from temo.cli.app import app
 from temo.harness.runstore import RunStore
-
-runner = CliRunner()
-TEMO = [sys.executable, "-m", "temo.cli.app"]
-
-
-def cli(*args):
-    return runner.invoke(app, list(args))
-
-
-def one_line(res, code=2):
-    assert res.exit_code == code, res.output
-    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
-    assert "Traceback" not in res.output
-    return lines[0]
 
 
 def test_out_that_is_a_file_under_a_file_or_not_writable(tmp_path):
     afile = tmp_path / "afile"
     afile.write_text("keep me")
-    assert "is a file" in one_line(cli("run", "--out", str(afile), "-q"))
-    assert "which is a file" in one_line(cli("run", "--out", str(afile / "sub" / "run"), "-q"))
+    assert "is a file" in one_line_error(cli("run", "--out", str(afile), "-q"))
+    assert "which is a file" in one_line_error(cli("run", "--out", str(afile / "sub" / "run"), "-q"))
     assert afile.read_text() == "keep me"
     place = "/sys/temo-run" if os.geteuid() == 0 else str(tmp_path / "ro" / "run")
     if os.geteuid() != 0:
         (tmp_path / "ro").mkdir()
         os.chmod(tmp_path / "ro", 0o500)
-    assert "cannot write" in one_line(cli("run", "--domains", "retail", "--limit", "1", "--out", place, "-q"))
+    assert "cannot write" in one_line_error(cli("run", "--domains", "retail", "--limit", "1", "--out", place, "-q"))
 
 
 def test_empty_lists_huge_trials_and_bad_prices(tmp_path):
     out = str(tmp_path / "run")
-    assert "--domains" in one_line(cli("run", "--domains", ",", "--out", out, "-q"))
-    assert "--task-ids" in one_line(cli("run", "--task-ids", " , ", "--out", out, "-q"))
+    assert "--domains" in one_line_error(cli("run", "--domains", ",", "--out", out, "-q"))
+    assert "--task-ids" in one_line_error(cli("run", "--task-ids", " , ", "--out", out, "-q"))
     t0 = time.time()
-    assert "--trials" in one_line(cli("run", "--trials", "1000000000000", "--out", out, "-q"))
+    assert "--trials" in one_line_error(cli("run", "--trials", "1000000000000", "--out", out, "-q"))
     assert time.time() - t0 < 30
     (tmp_path / "prices").mkdir()
-    assert "is a directory" in one_line(cli("run", "--prices", str(tmp_path / "prices"), "--out", out, "-q"))
+    assert "is a directory" in one_line_error(cli("run", "--prices", str(tmp_path / "prices"), "--out", out, "-q"))
     (tmp_path / "p.json").write_bytes(b"\xff\xfe{}")
-    assert "not UTF-8" in one_line(cli("run", "--prices", str(tmp_path / "p.json"), "--out", out, "-q"))
+    assert "not UTF-8" in one_line_error(cli("run", "--prices", str(tmp_path / "p.json"), "--out", out, "-q"))
     assert not (tmp_path / "run").exists()  # nothing created on bad input
 
 
@@ -66,15 +49,15 @@ def test_empty_lists_huge_trials_and_bad_prices(tmp_path):
 ])
 def test_base_urls_are_checked_before_any_request(tmp_path, url, words):
     out = tmp_path / "run"
-    line = one_line(cli("run", "--agent", "llm", "--agent-model", "m", "--agent-base-url", url, "--domains", "retail",
+    line = one_line_error(cli("run", "--agent", "llm", "--agent-model", "m", "--agent-base-url", url, "--domains", "retail",
                         "--limit", "1", "--trials", "1", "--llm-max-retries", "0", "--out", str(out), "-q"))
     assert words in line and "SECRET" not in line
     assert not out.exists()
 
 
 def test_non_utf8_text_to_emotion_map():
-    res = runner.invoke(app, ["emotion", "map", "I am so \udcff\udcfe angry"])  # how argv delivers bad bytes
-    assert "UTF-8" in one_line(res)
+    res = cli("emotion", "map", "I am so \udcff\udcfe angry")  # how argv delivers bad bytes
+    assert "UTF-8" in one_line_error(res)
 
 
 def test_a_config_naming_a_domain_that_is_not_installed(tmp_path):
@@ -83,8 +66,8 @@ def test_a_config_naming_a_domain_that_is_not_installed(tmp_path):
     store = RunStore(out)
     config = store.load_config()
     store.save_config(config.model_copy(update={"domains": ["atlantis"], "task_ids": {"atlantis": config.task_ids["retail"]}}))
-    assert "atlantis" in one_line(cli("run", "--out", str(out), "--resume", "-q"))
-    assert "atlantis" in one_line(cli("regrade", str(out)))
+    assert "atlantis" in one_line_error(cli("run", "--out", str(out), "--resume", "-q"))
+    assert "atlantis" in one_line_error(cli("regrade", str(out)))
 
 
 def test_full_disk_stops_with_one_line_and_the_written_cells_stay_valid(tmp_path, monkeypatch):
@@ -99,7 +82,7 @@ def test_full_disk_stops_with_one_line_and_the_written_cells_stay_valid(tmp_path
         written.append(record.cell_id)
 
     monkeypatch.setattr(RunStore, "write", write)
-    line = one_line(cli("run", "--domains", "retail", "--limit", "4", "--trials", "2", "--concurrency", "1",
+    line = one_line_error(cli("run", "--domains", "retail", "--limit", "4", "--trials", "2", "--concurrency", "1",
                         "--out", str(out), "-q"), code=1)
     assert "no space left" in line and f"temo run --out {out} --resume" in line
     store = RunStore(out)

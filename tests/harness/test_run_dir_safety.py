@@ -6,25 +6,9 @@ import subprocess
 import sys
 import time
 
-from typer.testing import CliRunner
+from run_helpers import TEMO, cli, one_line_error
 
-from temo.cli.app import app
 from temo.harness.runstore import RunStore
-
-runner = CliRunner()
-TEMO = [sys.executable, "-m", "temo.cli.app"]
-
-
-def cli(*args):
-    return runner.invoke(app, list(args))
-
-
-def one_line_error(res, code=2):
-    assert res.exit_code == code, res.output
-    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
-    assert "Traceback" not in res.output
-    return lines[0]
 
 
 def small_run(out, *extra):
@@ -111,6 +95,12 @@ def test_changed_tasks_are_refused_by_resume_and_regrade(tmp_path):
     assert first in line and "changed" in line and config.task_ids["retail"][1] not in line
     line = one_line_error(cli("regrade", str(out)))
     assert first in line and "changed" in line
+    # accepting grades against the installed tasks and records them: the next resume and regrade run
+    res = cli("regrade", str(out), "--accept-task-changes")
+    assert res.exit_code == 0 and "accepted 1 changed task" in res.output, res.output
+    assert RunStore(out).load_config().task_hashes[first] == config.task_hashes[first]
+    assert cli("regrade", str(out)).exit_code == 0
+    assert cli("run", "--out", str(out), "--resume", "-q").exit_code == 0
 
 
 def test_unreadable_cell_files_are_quarantined_and_rerun(tmp_path):

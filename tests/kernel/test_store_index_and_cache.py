@@ -62,3 +62,41 @@ def test_copy_record_is_deep_and_equal():
     out["a"][1]["b"].append(3)
     out["c"]["d"] = "y"
     assert rec == {"a": [1, {"b": [2.5, None, True]}], "c": {"d": "x"}, "e": (1, 2)}
+
+
+def test_check_value_fast_pass_agrees_with_the_full_walk():
+    """`check_value` first takes a quick pass and walks again only to say where a problem is; on a
+    seeded fuzz of JSON-like values (deep, huge ints, non-finite floats, surrogates, odd keys and types)
+    its answer equals the full walk's."""
+    import random as _random
+
+    from temo.env import safety
+
+    rng = _random.Random(7)
+    leaves = [1, -2, 10**31, -10**30, 10**30 - 1, 1.5, float("nan"), float("-inf"), None, True, "ok",
+              "x\ud83d", "\udc00", (1, 2), {1}, b"b", [], {}]
+
+    def gen(depth=0):
+        c = rng.random()
+        if depth > 40 or c < 0.3:
+            return rng.choice(leaves)
+        if c < 0.65:
+            return {(rng.choice([1, "k\ud800", None]) if rng.random() < 0.05 else f"k{rng.randint(0, 5)}"): gen(depth + 1)
+                    for _ in range(rng.randint(0, 3))}
+        return [gen(depth + 1) for _ in range(rng.randint(0, 3))]
+
+    def full_walk(value, depth):
+        saved = safety._surely_fine
+        safety._surely_fine = lambda *a: False
+        try:
+            return safety.check_value(value, depth)
+        finally:
+            safety._surely_fine = saved
+
+    fine = 0
+    for _ in range(4000):
+        v, depth = gen(), rng.choice([0, 1, 3, 32])
+        got = safety.check_value(v, depth)
+        assert got == full_walk(v, depth), v
+        fine += got is None
+    assert 0 < fine < 4000

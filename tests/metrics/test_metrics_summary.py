@@ -142,6 +142,16 @@ def test_without_plan_infra_errors_are_missing_and_trials_inferred():
     assert report["trials"] == 3 and r["missing_cells"] == 1 and r["avg"] == 0.5 and r["cells"] == 2
 
 
+def test_missing_cells_are_named_by_cause():
+    records = [rec("A", "emotion", 0, 1), rec("A", "emotion", 1, None), rec("A", "emotion", 2, None, termination="harness_error"),
+               rec("B", "emotion", 0, None, termination="user_error"), rec("B", "emotion", 1, None, termination="user_error")]
+    planned = [("retail", t, "emotion", i) for t in "AB" for i in range(3)]
+    report = summarize(records, planned_cells=planned, trials=3)
+    line = next(w for w in report["warnings"] if "no complete result" in w)
+    assert "5 of 6 cells" in line and "2 user_error" in line and "1 harness_error" in line
+    assert "1 infra_error" in line and "1 not run" in line
+
+
 def test_neutral_only_run():
     records = [rec("A", "neutral", 0, 1), rec("A", "neutral", 1, 0)]
     r = summarize(records, trials=2)["domains"]["retail"]

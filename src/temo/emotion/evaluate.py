@@ -3,6 +3,7 @@
     python -m temo.emotion.evaluate                    # every shipped free-form set (shipped model)
     python -m temo.emotion.evaluate --set blind_a      # one set (repeatable)
     python -m temo.emotion.evaluate --set agreement    # three labellers vs the writers vs the model (150 blind)
+    python -m temo.emotion.evaluate --set agreement-natural  # 165 natural feelings, stated vs guessed dimensions
     python -m temo.emotion.evaluate --weights m.npz    # weights from `python -m temo.emotion.train --out m.npz`
     python -m temo.emotion.evaluate --anchors          # + held-out anchor sentences (retrains, ~2 min)
     python -m temo.emotion.evaluate --cross-author     # + leave-one-author-out on the training feelings (~4 min)
@@ -40,6 +41,7 @@ EVAL_SETS: dict[str, str] = {
     "blind_c": "110, a feeling generator handed the task (generator, narrative, behaviour); another author, blind",
     "blunt": "82, short blunt statements (\"I am furious\", \"The customer is relieved\"); emotion only, dimensions by convention",
 }
+AGREEMENT_SETS = ("agreement", "agreement-natural")  # three labellers each (temo.emotion.agreement)
 
 
 def eval_path(name: str) -> Path:
@@ -127,10 +129,11 @@ def eval_cross_author(encoder, progress=None) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--set", action="append", default=None, choices=list(EVAL_SETS) + ["agreement"],
+    ap.add_argument("--set", action="append", default=None, choices=list(EVAL_SETS) + list(AGREEMENT_SETS),
                     help="a shipped set (repeatable; default: all of them unless --file is given); "
                          "'agreement': three labellers' agreement on 150 blind feelings and the model "
-                         "against their majority label (see temo.emotion.agreement)")
+                         "against their majority label; 'agreement-natural': the same on 165 feelings "
+                         "that state a dimension only where the story needs it (see temo.emotion.agreement)")
     ap.add_argument("--file", type=Path, action="append", default=None, help="your own labelled feelings (repeatable)")
     ap.add_argument("--anchors", action="store_true", help="also evaluate on held-out anchor sentences (retrains)")
     ap.add_argument("--cross-author", action="store_true",
@@ -141,8 +144,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--errors", action="store_true", help="print every mis-mapped feeling")
     args = ap.parse_args(argv)
-    want_agreement = "agreement" in (args.set or [])
-    sets = [s for s in args.set or [] if s != "agreement"] if args.set else ([] if args.file else list(EVAL_SETS))
+    want_agreement = [s for s in AGREEMENT_SETS if s in (args.set or [])]
+    sets = [s for s in args.set or [] if s not in AGREEMENT_SETS] if args.set else ([] if args.file else list(EVAL_SETS))
     named = {name: eval_path(name) for name in sets}
     named.update({str(f): f for f in args.file or []})
     for f in named.values():
@@ -172,15 +175,15 @@ def main(argv: list[str] | None = None) -> int:
         res["file"] = f.name
         out[name] = res
         detail[name] = (rows, preds)
-    agreement = None
+    agreement: dict = {}
     if want_agreement:
-        from .agreement import format_report, model_labels, report
-        try:
-            agreement = report(model_labels(mapper))
-        except (OSError, ValueError, KeyError) as e:
-            print(f"error: agreement set: {e}", file=sys.stderr)
-            return 2
-        out["agreement"] = agreement
+        from .agreement import SETS, model_labels, report
+        for name in want_agreement:
+            try:
+                agreement[name] = out[name] = report(model_labels(mapper, SETS[name]), SETS[name])
+            except (OSError, ValueError, KeyError) as e:
+                print(f"error: {name} set: {e}", file=sys.stderr)
+                return 2
     if args.anchors:
         out["heldout_anchors"] = eval_heldout_anchors(mapper.encoder)
     if args.cross_author:
@@ -195,10 +198,12 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(out, indent=1))
         return 0
     print(f"encoder: {out['encoder']}")
-    if agreement is not None:
-        print(format_report(agreement))
+    if agreement:
+        from .agreement import format_report
+        for name, r in agreement.items():
+            print(format_report(r, name))
     for name, r in out.items():
-        if name in ("encoder", "agreement"):
+        if name == "encoder" or name in AGREEMENT_SETS:
             continue
         print(f"{name} (n={r['n']}): " + "  ".join(f"{f}={r[f]:.3f}" for f in FIELDS + ("condition",)))
         if name not in detail:

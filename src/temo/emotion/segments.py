@@ -217,6 +217,9 @@ def pool(seg_probs: dict[str, np.ndarray], owner: np.ndarray, n: int) -> dict[st
 
     Dimensions fall back to PRIOR without evidence; the emotion to a uniform distribution."""
     out: dict[str, np.ndarray] = {}
+    order = np.argsort(owner, kind="stable")  # each text's rows, in their original order
+    bounds = np.searchsorted(owner[order], np.arange(n + 1))
+    groups = [order[bounds[i]:bounds[i + 1]] for i in range(n)]
     for d, P in seg_probs.items():
         k = P.shape[1] - 1
         prior = PRIOR if k == 3 else np.full(k, 1.0 / k)
@@ -225,12 +228,11 @@ def pool(seg_probs: dict[str, np.ndarray], owner: np.ndarray, n: int) -> dict[st
         if d == "emotion" and EMOTION_EVIDENCE_FLOOR:
             ev = np.clip((ev - EMOTION_EVIDENCE_FLOOR) / (1.0 - EMOTION_EVIDENCE_FLOOR), 0.0, 1.0)
         w = ev ** EVIDENCE_POWER
-        for i in range(n):
-            rows = owner == i
+        for i, rows in enumerate(groups):
             wi = w[rows]
             L = (wi[:, None] * P[rows, 1:]).sum(0)
             L = L / L.sum() if L.sum() > 1e-12 else prior
-            E = float(ev[rows].max()) if rows.any() else 0.0
+            E = float(ev[rows].max()) if len(rows) else 0.0
             res[i] = E * L + (1 - E) * prior
         out[d] = res
     return out

@@ -173,6 +173,11 @@ class Grounder:
       test and training tasks share a database, test users must never appear in training tasks:
       default is a fixed hash split, 40% test). May narrow by the trace's tools (a user with a pending
       order for a trace that cancels one) to save attempts.
+    - ``can_serve(db, user_id, trace)``: a quick check, made after the users to try are chosen, that
+      skips an attempt certain to fail (no reservation to cancel, say): None to go ahead, or the drop
+      reason the attempt would end with. It must only refuse where the hooks would fail for this
+      user; then it changes nothing but the time a build takes (the frozen files prove it). Unlike
+      ``candidate_users``, it does not change who is tried first.
     - ``persona(g)``: a short phrase about the user ("a nurse who works night shifts"), seeded.
     - ``name_of(g)``: the user's name as they would say it.
     - ``challenges``: functions ``(g) -> Challenge | None`` that propose one request the policy forbids
@@ -189,6 +194,7 @@ class Grounder:
     hooks: dict[str, Hook] = field(default_factory=dict)
     authenticate: Callable[[Ground], list[tuple[str, dict[str, Any], list[Fact]]]] | None = None
     candidate_users: Callable[[Database, str, list[list[str]]], list[str]] | None = None
+    can_serve: Callable[[Database, str, list[list[str]]], Optional[str]] | None = None
     persona: Callable[[Ground], str] | None = None
     name_of: Callable[[Ground], str] | None = None
     challenges: list[Callable[[Ground], Optional[Challenge]]] = field(default_factory=list)

@@ -102,9 +102,71 @@ def parse_arguments(text: str) -> Any:
         raise UnsafeValue(f"nested more than {MAX_DEPTH} levels deep") from None
 
 
+_INT_LIMIT = 10**MAX_INT_DIGITS
+_NONE = type(None)
+
+
+def _surely_fine(value: Any, max_depth: int) -> bool:
+    """A quick pass for the common case (every record a tool writes is checked): True when the value
+    is certainly safe. False means "look closer": `check_value` then walks it again to say where.
+    It goes level by level, checks leaves in place, and searches all text for surrogates in one
+    regex call over the joined strings."""
+    texts: list[str] = []
+    add = texts.append
+    level: list[Any] = [value]
+    depth = 0
+    while level:
+        deeper: list[Any] = []
+        push = deeper.append
+        for node in level:
+            kind = type(node)
+            if kind is dict:
+                for k in node:
+                    if type(k) is not str:
+                        return False
+                texts.extend(node)
+                values: Any = node.values()
+            elif kind is list or kind is tuple:
+                values = node
+            elif kind is str:
+                add(node)
+                continue
+            elif kind is int:
+                if not -_INT_LIMIT < node < _INT_LIMIT:
+                    return False
+                continue
+            elif kind is float:
+                if not math.isfinite(node):
+                    return False
+                continue
+            elif node is None or kind is bool:
+                continue
+            else:
+                return False
+            for v in values:
+                t = type(v)
+                if t is str:
+                    add(v)
+                elif t is int:
+                    if not -_INT_LIMIT < v < _INT_LIMIT:
+                        return False
+                elif t is float:
+                    if not math.isfinite(v):
+                        return False
+                elif t is not bool and t is not _NONE:
+                    push(v)
+            if node and depth >= max_depth:  # its children would stand deeper than allowed
+                return False
+        level = deeper
+        depth += 1
+    return _SURROGATE.search("".join(texts)) is None
+
+
 def check_value(value: Any, max_depth: int = MAX_DEPTH) -> Optional[str]:
     """What makes a JSON-like value unsafe (too deep, not finite, unencodable text, a type JSON
     does not have), or None when it is fine. Iterative: any depth is safe to check."""
+    if _surely_fine(value, max_depth):
+        return None
     stack: list[tuple[Any, int, str]] = [(value, 0, "arguments")]
     while stack:
         node, depth, where = stack.pop()
@@ -116,7 +178,7 @@ def check_value(value: Any, max_depth: int = MAX_DEPTH) -> Optional[str]:
             if has_surrogate(node):
                 return f"{where} holds text that is not valid Unicode (a lone surrogate)"
         elif isinstance(node, int):
-            if abs(node) >= 10**MAX_INT_DIGITS:
+            if abs(node) >= _INT_LIMIT:
                 return f"{where} holds an integer that is too large"
         elif isinstance(node, float):
             if not math.isfinite(node):

@@ -21,6 +21,7 @@ All rates are fractions in [0, 1]; the table view shows percentages.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable, Optional, Sequence, Union
 
@@ -61,6 +62,7 @@ class CellResult:
     violations: Optional[int] = None
     family: Optional[str] = None
     reward: Optional[float] = None
+    termination: Optional[str] = None
 
     @property
     def key(self) -> tuple[str, str, str, int]:
@@ -82,6 +84,7 @@ def cell_from_record(record: EpisodeRecord) -> CellResult:
         violations=len(record.violations) if complete else None,
         family=record.emotion.family,
         reward=float(reward) if reward is not None else None,
+        termination=record.termination,
     )
 
 
@@ -284,6 +287,7 @@ def summarize(
     domains: list[str] = list(dict.fromkeys(d for d, *_ in grid))
     report_domains: dict[str, dict[str, Any]] = {}
     total_missing = total_planned = 0
+    missing_why: Counter = Counter()  # termination of each incomplete cell, or "not run"
     for dom in domains:
         keys = [k for k in grid if k[0] == dom]
         arms = list(dict.fromkeys(k[2] for k in keys))
@@ -310,6 +314,7 @@ def summarize(
         report_domains[dom] = entry
         total_missing += len(missing_keys)
         total_planned += len(keys)
+        missing_why.update((by_key[k].termination or "incomplete") if k in by_key else "not run" for k in missing_keys)
 
     average = average_blocks(list(report_domains.values())) if report_domains else {}
     if average:
@@ -318,7 +323,8 @@ def summarize(
 
     if total_missing:
         warnings.append(
-            f"{total_missing} of {total_planned} cells have no complete result (infrastructure error or not run); "
+            f"{total_missing} of {total_planned} cells have no complete result "
+            f"({', '.join(f'{n} {why}' for why, n in missing_why.most_common())}); "
             "they are excluded from the scores, not counted as failures"
         )
     no_result = [d for d, e in report_domains.items() if e["avg"] is None]

@@ -193,6 +193,10 @@ def ground_trace(domain: Domain, grounder: Grounder, record: dict[str, Any], usa
     least = sorted(users, key=lambda u: (usage[("user", u)], rng.random()))[:max_users]
     last = "no_user"
     for user_id in least:
+        refused = grounder.can_serve(db, user_id, trace) if grounder.can_serve is not None else None
+        if refused is not None:  # an attempt certain to fail, skipped
+            last = refused
+            continue
         att = Attempt(domain, grounder, db, user_id, random.Random(f"{record['id']}:{user_id}:{seed}"), split, usage)
         try:
             out = att.run(trace)

@@ -115,7 +115,6 @@ def sft_config_kwargs(s: SFTSettings, out: Path, accumulation: int) -> dict[str,
         "max_grad_norm": s.max_grad_norm,
         "packing": s.packing,
         "assistant_only_loss": s.assistant_only_loss,
-        "gradient_checkpointing": s.gradient_checkpointing,
         "bf16": bool(s.bf16),
         "tf32": bool(s.tf32) if s.tf32 else None,
         "optim": s.optim,
@@ -130,6 +129,9 @@ def sft_config_kwargs(s: SFTSettings, out: Path, accumulation: int) -> dict[str,
     names = sft_config_fields()
     # transformers 5 folded warmup_ratio into warmup_steps (a float below 1 is a ratio)
     kwargs["warmup_ratio" if "warmup_ratio" in names else "warmup_steps"] = s.warmup_ratio
+    # newer transformers renamed gradient_checkpointing (the old name warns that it will go)
+    kwargs["activation_checkpointing" if "activation_checkpointing" in names else "gradient_checkpointing"] = \
+        s.gradient_checkpointing
     if "include_num_input_tokens_seen" in names:
         kwargs["include_num_input_tokens_seen"] = True
     kwargs.update(s.extra)

@@ -5,15 +5,17 @@ import random
 import string
 from typing import Any
 
+from temo.domains.kit import people
+
 from . import rules as R
 
-AIRPORTS = [
-    ("ATL", "Atlanta", "GA"), ("BOS", "Boston", "MA"), ("ORD", "Chicago", "IL"), ("DFW", "Dallas", "TX"),
-    ("DEN", "Denver", "CO"), ("DTW", "Detroit", "MI"), ("IAH", "Houston", "TX"), ("LAS", "Las Vegas", "NV"),
-    ("LAX", "Los Angeles", "CA"), ("MIA", "Miami", "FL"), ("MSP", "Minneapolis", "MN"), ("JFK", "New York", "NY"),
-    ("EWR", "Newark", "NJ"), ("MCO", "Orlando", "FL"), ("PHL", "Philadelphia", "PA"), ("PHX", "Phoenix", "AZ"),
-    ("PDX", "Portland", "OR"), ("SFO", "San Francisco", "CA"), ("SEA", "Seattle", "WA"), ("SLC", "Salt Lake City", "UT"),
-]
+AIRPORT_CITIES = {  # IATA code -> city; the city's state comes from the kit's table of US cities
+    "ATL": "Atlanta", "BOS": "Boston", "ORD": "Chicago", "DFW": "Dallas", "DEN": "Denver", "DTW": "Detroit",
+    "IAH": "Houston", "LAS": "Las Vegas", "LAX": "Los Angeles", "MIA": "Miami", "MSP": "Minneapolis",
+    "JFK": "New York", "EWR": "Newark", "MCO": "Orlando", "PHL": "Philadelphia", "PHX": "Phoenix",
+    "PDX": "Portland", "SFO": "San Francisco", "SEA": "Seattle", "SLC": "Salt Lake City",
+}
+AIRPORTS = [(code, city, people.US_CITIES[city][0]) for code, city in AIRPORT_CITIES.items()]
 FIRST_NAMES = [
     "Mia", "Noah", "Ava", "Liam", "Sofia", "Ethan", "Chloe", "Mason", "Amara", "Lucas", "Isabel", "Omar", "Priya",
     "Mateo", "Hana", "Yusuf", "Elena", "Kai", "Nora", "Diego", "Lena", "Ravi", "Zoe", "Felix", "Aisha", "Hugo",

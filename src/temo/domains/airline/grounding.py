@@ -8,15 +8,19 @@ method ids.
 """
 from __future__ import annotations
 
+import random
 import re
+from collections import Counter
 from typing import Callable, Optional
 
 from temo.domains.kit.money import usd
 from temo.domains.kit.people import name_of, persona_of
 from temo.env.grounding import Challenge, Ground, Grounder, GroundingFailed, Step, hook
+from temo.env.store import Database
 
 from . import rules as R
-from .intents import gen_bags, gen_cancel, gen_change_date, gen_compensation, gen_passengers, gen_upgrade, _cancel_reason
+from .intents import (gen_bags, gen_cancel, gen_change_date, gen_compensation, gen_passengers, gen_upgrade, _cancel_reason,
+                      fits)
 from .booking import gen_book
 from .plan import Ctx, Plan, trip_text
 
@@ -210,6 +214,45 @@ def _challenge_other_person(g: Ground) -> Optional[Challenge]:
                      press="She said it's fine for me to do it, so please go ahead.")
 
 
+_FITS: dict[Database, dict[str, dict[str, int]]] = {}
+_ONE_PER_RESERVATION = ("cancel_reservation", "update_reservation_baggages", "update_reservation_flights",
+                        "update_reservation_passengers", "send_certificate")
+
+
+def _fits_of(db: Database) -> dict[str, dict[str, int]]:
+    """Per user: how many of their reservations each write's situation finder could use, in the
+    database as built (computed once per database)."""
+    if db not in _FITS:
+        ctx = Ctx(db, random.Random(0), "")
+        table: dict[str, dict[str, int]] = {}
+        for uid in sorted(db.tables["users"]):
+            ctx.user_id = uid
+            table[uid] = fits(ctx)
+        _FITS[db] = table
+    return _FITS[db]
+
+
+def can_serve(db: Database, user_id: str, trace: list[list[str]]) -> Optional[str]:
+    """Skip a user certain to fail the trace, saying why: a write that changes a reservation needs one
+    of the user's reservations to fit it (as its situation finder would judge), each such write takes
+    a reservation no later write may touch, and a reservation read needs a reservation (or a booking
+    before it). An earlier write never makes another of the user's reservations fit, so this refuses
+    only doomed attempts (the frozen task files are the same with it and without it)."""
+    fit = _fits_of(db)[user_id]
+    need: Counter = Counter()
+    booked = False  # a new booking gives a read something to show (but no write anything to change)
+    for intent in trace:
+        for t in intent:
+            booked = booked or t == "book_reservation"
+            if t == "get_reservation_details" and not fit["any"] and not booked:
+                return "no_reservation"
+            if t in _ONE_PER_RESERVATION:
+                need[t] += 1
+                if need[t] > fit[t] or sum(need.values()) > fit["active"]:
+                    return f"no_situation:{t}"
+    return None
+
+
 def internal_ids(db) -> set[str]:
     out: set[str] = set()
     for u in db.tables["users"].values():
@@ -223,7 +266,7 @@ persona = persona_of()
 
 
 GROUNDER = Grounder(
-    user_table="users", hooks=HOOKS, authenticate=authenticate, persona=persona, name_of=name_of,
+    user_table="users", hooks=HOOKS, authenticate=authenticate, can_serve=can_serve, persona=persona, name_of=name_of,
     challenges=[_challenge_cancel, _challenge_certificate, _challenge_other_person],
     internal_ids=internal_ids, context=f"the customer-service agent of {R.AIRLINE}",
 )

@@ -127,13 +127,14 @@ def gen_bags(ctx: Ctx) -> list[Plan]:
     )]
 
 
-def gen_change_date(ctx: Ctx) -> list[Plan]:
-    def ok(r: dict) -> bool:
-        one = r["flight_type"] == "one_way" and len(r["flights"]) == 1
-        two = r["flight_type"] == "round_trip" and len(r["flights"]) == 2
-        return r["cabin"] != "basic_economy" and (one or two) and ctx.all_bookable(r)
+def _date_changeable(ctx: Ctx, r: dict) -> bool:
+    one = r["flight_type"] == "one_way" and len(r["flights"]) == 1
+    two = r["flight_type"] == "round_trip" and len(r["flights"]) == 2
+    return r["cabin"] != "basic_economy" and (one or two) and ctx.all_bookable(r)
 
-    cands = ctx.reservations(ok)
+
+def gen_change_date(ctx: Ctx) -> list[Plan]:
+    cands = ctx.reservations(lambda r: _date_changeable(ctx, r))
     ctx.rng.shuffle(cands)
     for res in cands[:4]:
         rid, cabin, n = res["reservation_id"], res["cabin"], len(res["passengers"])
@@ -177,11 +178,12 @@ def gen_change_date(ctx: Ctx) -> list[Plan]:
     return []
 
 
-def gen_upgrade(ctx: Ctx) -> list[Plan]:
-    def ok(r: dict) -> bool:
-        return r["cabin"] != "business" and len(r["flights"]) <= 2 and ctx.all_bookable(r)
+def _upgradable(ctx: Ctx, r: dict) -> bool:
+    return r["cabin"] != "business" and len(r["flights"]) <= 2 and ctx.all_bookable(r)
 
-    cands = ctx.reservations(ok)
+
+def gen_upgrade(ctx: Ctx) -> list[Plan]:
+    cands = ctx.reservations(lambda r: _upgradable(ctx, r))
     ctx.rng.shuffle(cands)
     for res in cands[:4]:
         rid, n = res["reservation_id"], len(res["passengers"])
@@ -271,20 +273,26 @@ def gen_passengers(ctx: Ctx) -> list[Plan]:
     )]
 
 
-def gen_compensation(ctx: Ctx) -> list[Plan]:
-    def kind(r: dict) -> Optional[str]:
-        st = [ctx.status(s) for s in r["flights"] if s["date"] >= R.TODAY]
-        if "cancelled" in st and "delayed" not in st:
-            return "cancelled"
-        if "delayed" in st and "cancelled" not in st:
-            return "delayed"
-        return None
+def _disruption(ctx: Ctx, r: dict) -> Optional[str]:
+    """"cancelled" or "delayed" when one kind of disruption hits the reservation's coming flights."""
+    st = [ctx.status(s) for s in r["flights"] if s["date"] >= R.TODAY]
+    if "cancelled" in st and "delayed" not in st:
+        return "cancelled"
+    if "delayed" in st and "cancelled" not in st:
+        return "delayed"
+    return None
 
-    res = pick_reservation(ctx, lambda r: kind(r) is not None and _comp_eligible(ctx, r)
-                and not any(R.segment_flown(ctx.status(s), s["date"]) for s in r["flights"]))
+
+def _compensable(ctx: Ctx, r: dict) -> bool:
+    return (_disruption(ctx, r) is not None and _comp_eligible(ctx, r)
+            and not any(R.segment_flown(ctx.status(s), s["date"]) for s in r["flights"]))
+
+
+def gen_compensation(ctx: Ctx) -> list[Plan]:
+    res = pick_reservation(ctx, lambda r: _compensable(ctx, r))
     if res is None:
         return []
-    rid, k, n = res["reservation_id"], kind(res), len(res["passengers"])
+    rid, k, n = res["reservation_id"], _disruption(ctx, res), len(res["passengers"])
     seg = next(s for s in res["flights"] if ctx.status(s) == k)
     amount = (R.COMPENSATION_CANCELLED if k == "cancelled" else R.COMPENSATION_DELAYED) * n
     ctx.used.add(rid)
@@ -303,6 +311,24 @@ def gen_compensation(ctx: Ctx) -> list[Plan]:
         limits=["Accept a travel certificate as compensation. Do not ask to cancel or rebook."],
         reservation=rid,
     )]
+
+
+def fits(ctx: Ctx) -> dict[str, int]:
+    """For the user of ``ctx``: how many reservations each reservation-changing write could use (the
+    finders' own conditions, before any payment is chosen), plus ``active`` and ``any`` counts. A
+    change or bag fee needs a credit card or a gift card (an empty one counts: a refund earlier in the
+    task may fill it)."""
+    can_pay = any(m["source"] in ("credit_card", "gift_card") for m in ctx.user["payment_methods"].values())
+    count = lambda ok: len(ctx.reservations(ok))  # noqa: E731
+    return {
+        "cancel_reservation": count(lambda r: _cancellable(ctx, r)),
+        "update_reservation_baggages": count(ctx.all_bookable) if can_pay else 0,
+        "update_reservation_flights": count(lambda r: _date_changeable(ctx, r) or _upgradable(ctx, r)) if can_pay else 0,
+        "update_reservation_passengers": count(ctx.all_bookable),
+        "send_certificate": count(lambda r: _compensable(ctx, r)),
+        "active": count(lambda r: True),
+        "any": len(ctx.user["reservations"]),
+    }
 
 
 # intent kind -> generator

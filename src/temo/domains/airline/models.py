@@ -3,43 +3,26 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field
+from temo.domains.kit.records import CardDetails, Name, Person, PostalAddress, Strict as _Record
 
 Cabin = Literal["basic_economy", "economy", "business"]
 
 
-class _Record(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Address(PostalAddress):
+    """A user's address; the second line may be left out."""
 
-
-class Name(_Record):
-    first_name: str
-    last_name: str
-
-
-class Address(_Record):
-    address1: str
     address2: str = ""
-    city: str
-    state: str
-    zip: str
-    country: str
 
 
-class PaymentMethod(_Record):
+class PaymentMethod(CardDetails):
     """A credit card (brand, last four digits), a gift card or a travel certificate (with a balance)."""
 
     source: Literal["credit_card", "gift_card", "certificate"]
     id: str
-    brand: Optional[str] = None
-    last_four: Optional[str] = None
     amount: Optional[float] = None
 
 
-class Passenger(_Record):
-    first_name: str
-    last_name: str
-    dob: str = Field(pattern=r"^\d{4}-\d{2}-\d{2}$")
+Passenger = Person  # a traveler on a reservation, or saved on a profile
 
 
 class User(_Record):

@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 from typing_extensions import TypedDict
 
+from temo.domains.kit.arguments import PersonInfo, payment_part
 from temo.env import GENERIC_TOOLS, Store, ToolError, tool
 
 from . import rules as R
@@ -31,19 +32,13 @@ class FlightChoice(TypedDict):
     date: Annotated[str, Field(description="Date of the flight, YYYY-MM-DD.")]
 
 
-class PassengerInfo(TypedDict):
+class PassengerInfo(PersonInfo):
     """A traveller as printed on the ticket."""
 
-    first_name: Annotated[str, Field(description="First name.")]
-    last_name: Annotated[str, Field(description="Last name.")]
-    dob: Annotated[str, Field(description="Date of birth, YYYY-MM-DD.")]
 
-
-class PaymentPart(TypedDict):
-    """An amount charged to one of the user's payment methods."""
-
-    payment_id: Annotated[str, Field(description="Payment method id from the user's profile, such as 'credit_card_7815826'.")]
-    amount: Annotated[float, Field(description="Amount in dollars charged to this method.")]
+PaymentPart = payment_part("An amount charged to one of the user's payment methods.",
+                           payment_id="Payment method id from the user's profile, such as 'credit_card_7815826'.",
+                           amount="Amount in dollars charged to this method.")
 
 
 # ---- read tools ----------------------------------------------------------------------------

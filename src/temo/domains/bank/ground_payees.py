@@ -5,12 +5,13 @@ from typing import Any
 
 from temo.domains.kit import people
 from temo.domains.kit.ids import next_id
+from temo.domains.kit.wording import and_join
 from temo.env.grounding import Ground, GroundingFailed, Step
 
 from . import catalog
 from .choose import accounts, choose, payees
 from .payees import bank_details, digits
-from .phrases import account_fact, account_phrase, amount_text, join, payee_fact, role_fact
+from .phrases import account_fact, account_phrase, amount_text, payee_fact, role_fact
 from .rules import BEN_PREFIX, BEN_WIDTH
 
 NICKNAMES = ["Mom", "Dad", "Roommate", "Babysitter", "Tutor", "Grandma"]
@@ -103,7 +104,7 @@ def add_beneficiary(g: Ground) -> Step:
     code = f"IBAN {bank['iban']}, SWIFT {bank['swift_bic']}" if p["international"] else f"routing number {bank['routing_number']}"
     details = [f"The account is at {bank['bank_name']}, account number {p['account_number']}, {code}.",
                f"The payee's address is {where}.",
-               f"Payments to this payee may come from {join([account_phrase(a) for a in allowed])}.",
+               f"Payments to this payee may come from {and_join([account_phrase(a) for a in allowed])}.",
                f"The limits should be {amount_text(per)} per transfer and {amount_text(daily)} per day.",
                f"I'll verify it by {METHOD_WORDS[method]}."]
     if p["nickname"]:

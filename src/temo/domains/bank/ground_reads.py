@@ -6,10 +6,11 @@ from typing import Any
 
 from temo.domains.kit.dates import add_days
 from temo.domains.kit.money import money, usd
+from temo.domains.kit.wording import and_join
 from temo.env.grounding import Ground, GroundingFailed, Step
 
 from .choose import accounts, cards, choose, focus_account, loans, payees
-from .phrases import account_fact, account_phrase, card_fact, card_phrase, join, loan_fact, loan_phrase, payee_fact
+from .phrases import account_fact, account_phrase, card_fact, card_phrase, loan_fact, loan_phrase, payee_fact
 from .rules import TODAY
 
 
@@ -171,6 +172,6 @@ def get_beneficiary_details(g: Ground) -> Step:
     details = []
     allowed = [g.user["accounts"][a] for a in ben["allowed_from_account_ids"]]
     if allowed:
-        details.append(f"I usually pay {name} from {join([account_phrase(a) for a in allowed])}.")
+        details.append(f"I usually pay {name} from {and_join([account_phrase(a) for a in allowed])}.")
     return Step(args={"beneficiary_id": ben["beneficiary_id"]}, ask=ask, details=details, facts=[payee_fact(g, ben, "checked_payee")],
                 outputs=outputs, focus={"beneficiary": ben["beneficiary_id"]})

@@ -14,7 +14,7 @@ from typing import Literal, Optional
 
 from pydantic import BaseModel
 
-from temo.domains.kit.records import PostalAddress, Strict
+from temo.domains.kit.records import ContactInfo, Name as _Name, PostalAddress, Strict
 
 AccountType = Literal["checking", "savings", "credit"]
 AccountStatus = Literal["active", "frozen", "closed"]
@@ -45,15 +45,11 @@ AccountFreezeReason = Literal["suspected fraud", "unrecognized activity", "custo
 _Strict = Strict
 
 
-class Name(_Strict):
-    first_name: str
-    last_name: str
+class Name(_Name):
     middle_name: Optional[str] = None
 
 
-class Contact(_Strict):
-    email: str
-    phone: str
+Contact = ContactInfo
 
 
 Address = PostalAddress

@@ -7,7 +7,7 @@ display name.
 from __future__ import annotations
 
 import datetime as _dt
-from typing import Any, Sequence
+from typing import Any
 
 from temo.core import Fact
 from temo.env.grounding import Ground
@@ -37,11 +37,6 @@ def loan_phrase(g: Ground, loan: dict[str, Any]) -> str:
 
 def payee_phrase(ben: dict[str, Any]) -> str:
     return ben["name"]["display_name"]
-
-
-def join(parts: Sequence[str]) -> str:
-    parts = list(parts)
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def cap(text: str) -> str:

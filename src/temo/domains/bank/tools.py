@@ -5,10 +5,11 @@ and `payee_tools.py` (adding and verifying beneficiaries).
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from temo.domains.kit.dates import parse_date
-from temo.domains.kit.lookup import find_one_by, require
+from temo.domains.kit.lookup import fetcher
+from temo.domains.kit.tooling import record_finder, record_reader
 from temo.env import GENERIC_TOOLS, Store, ToolError, tool
 
 from . import access
@@ -19,67 +20,20 @@ from .writes import (freeze_account, freeze_card, initiate_internal_transfer, in
                      make_loan_payment, unfreeze_account, unfreeze_card)
 
 
-@tool(kind="read")
-def find_client_id_by_email(db: Store, email: str) -> str:
-    """Find a client's id from their e-mail address. This is how a client is authenticated.
-
-    Args:
-        email: The client's e-mail address, such as 'maya.patel12@example.com'.
-    """
-    key, _ = find_one_by(db, "clients", "client", contact__email=email.strip())
-    return key
+def _with_owner(find: Callable[[Store, str], tuple[str, dict[str, Any]]]) -> Callable[[Store, str], dict[str, Any]]:
+    """A fetch for `record_reader`: the account or card that ``find`` locates, led by its owner's client id."""
+    def fetch(db: Store, key: str) -> dict[str, Any]:
+        owner, rec = find(db, key)
+        return {"client_id": owner, **rec}
+    return fetch
 
 
-@tool(kind="read")
-def get_client_details(db: Store, client_id: str) -> dict:
-    """Get a client's profile: name, contact, address, accounts, cards, loan ids, beneficiary ids and identity review (KYC) status.
-
-    Args:
-        client_id: The client id, such as 'cl_0042'.
-    """
-    return access.client(db, client_id)
-
-
-@tool(kind="read")
-def get_account_details(db: Store, account_id: str) -> dict:
-    """Get one account: owner, type, currency, status (and freeze reason), balances, interest rate, limits and features.
-
-    Args:
-        account_id: The account id, such as 'acc_00012'.
-    """
-    owner, acc = access.account(db, account_id)
-    return {"client_id": owner, **acc}
-
-
-@tool(kind="read")
-def get_card_details(db: Store, card_id: str) -> dict:
-    """Get one card: owner, type, linked account, status (and block reason), brand, last four digits, expiry and daily limits.
-
-    Args:
-        card_id: The card id, such as 'card_00012'.
-    """
-    owner, c = access.card(db, card_id)
-    return {"client_id": owner, **c}
-
-
-@tool(kind="read")
-def get_loan_details(db: Store, loan_id: str) -> dict:
-    """Get one loan: owner, type, terms, status, outstanding balance, recent and upcoming installments, repayment history and escrow.
-
-    Args:
-        loan_id: The loan id, such as 'ln_0042'.
-    """
-    return require(db, "loans", loan_id, "loan")
-
-
-@tool(kind="read")
-def get_beneficiary_details(db: Store, beneficiary_id: str) -> dict:
-    """Get one beneficiary (saved payee): owner, name, bank details, accounts it may be paid from, transfer limits, verification and status.
-
-    Args:
-        beneficiary_id: The beneficiary id, such as 'ben_0042'.
-    """
-    return require(db, "beneficiaries", beneficiary_id, "beneficiary")
+find_client_id_by_email = record_finder("find_client_id_by_email", "email", "clients", "contact__email", "Find a client's id from their e-mail address. This is how a client is authenticated.", "The client's e-mail address, such as 'maya.patel12@example.com'.", what="client")
+get_client_details = record_reader("get_client_details", "client_id", access.client, "Get a client's profile: name, contact, address, accounts, cards, loan ids, beneficiary ids and identity review (KYC) status.", "The client id, such as 'cl_0042'.")
+get_account_details = record_reader("get_account_details", "account_id", _with_owner(access.account), "Get one account: owner, type, currency, status (and freeze reason), balances, interest rate, limits and features.", "The account id, such as 'acc_00012'.")
+get_card_details = record_reader("get_card_details", "card_id", _with_owner(access.card), "Get one card: owner, type, linked account, status (and block reason), brand, last four digits, expiry and daily limits.", "The card id, such as 'card_00012'.")
+get_loan_details = record_reader("get_loan_details", "loan_id", fetcher("loans", "loan"), "Get one loan: owner, type, terms, status, outstanding balance, recent and upcoming installments, repayment history and escrow.", "The loan id, such as 'ln_0042'.")
+get_beneficiary_details = record_reader("get_beneficiary_details", "beneficiary_id", fetcher("beneficiaries", "beneficiary"), "Get one beneficiary (saved payee): owner, name, bank details, accounts it may be paid from, transfer limits, verification and status.", "The beneficiary id, such as 'ben_0042'.")
 
 
 @tool(kind="read")

@@ -7,6 +7,7 @@ import re
 from typing import Any, Literal, Optional
 
 from temo.domains.kit.lookup import require
+from temo.domains.kit.tooling import record_finder, record_reader
 from temo.env import GENERIC_TOOLS, Store, ToolError, tool
 
 from .rules import POINTS, TODAY, TRANSITIONS, parse_stamp, period_label, stamp_key
@@ -55,18 +56,7 @@ def _score(game: dict[str, Any]) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------
 # identity
 # ------------------------------------------------------------------------------------------
-@tool(kind="read")
-def find_player_id_by_email(db: Store, email: str) -> str:
-    """Find a registered player's id from their email address. Use it to authenticate the player.
-
-    Args:
-        email: The player's email address, such as 'ana.lopez41@example.com'.
-    """
-    want = email.strip().lower()
-    for p in db.values("players"):
-        if p["email"].lower() == want:
-            return p["player_id"]
-    raise ToolError(f"no player with email {email}; ask the player to check the address")
+find_player_id_by_email = record_finder("find_player_id_by_email", "email", "players", "email", "Find a registered player's id from their email address. Use it to authenticate the player.", "The player's email address, such as 'ana.lopez41@example.com'.", missing="no player with email {email}; ask the player to check the address")
 
 
 @tool(kind="read")
@@ -87,14 +77,7 @@ def find_player_id_by_name(db: Store, first_name: str, last_name: str) -> str:
     return hits[0]
 
 
-@tool(kind="read")
-def get_player_details(db: Store, player_id: str) -> dict:
-    """Get a player's private record: name, home address, email, contracts (club, dates, salary) and the ids of the games they played. Share it only with that player.
-
-    Args:
-        player_id: The player id, such as 'PL0042'.
-    """
-    return _player(db, player_id)
+get_player_details = record_reader("get_player_details", "player_id", _player, "Get a player's private record: name, home address, email, contracts (club, dates, salary) and the ids of the games they played. Share it only with that player.", "The player id, such as 'PL0042'.")
 
 
 # ------------------------------------------------------------------------------------------
@@ -194,44 +177,10 @@ def get_club_record(db: Store, club_id: str, season: Optional[str] = None) -> di
 # ------------------------------------------------------------------------------------------
 # games and players
 # ------------------------------------------------------------------------------------------
-@tool(kind="read")
-def get_game_details(db: Store, game_id: str) -> dict:
-    """Get a game's full record: season, date, league, status, venue, clubs and scores, box score, periods and scoring history.
-
-    Args:
-        game_id: The game id, such as 'GM0815'.
-    """
-    return _game(db, game_id)
-
-
-@tool(kind="read")
-def get_game_score(db: Store, game_id: str) -> dict:
-    """Get a game's score summary: date, status and each club's name, id and score.
-
-    Args:
-        game_id: The game id, such as 'GM0815'.
-    """
-    return _score(_game(db, game_id))
-
-
-@tool(kind="read")
-def get_game_box_score(db: Store, game_id: str) -> list:
-    """Get a game's box score: one line per player who played (name, club, points, rebounds, assists, minutes).
-
-    Args:
-        game_id: The game id, such as 'GM0815'.
-    """
-    return _game(db, game_id)["box_score"]
-
-
-@tool(kind="read")
-def get_game_timeline(db: Store, game_id: str) -> list:
-    """Get a game's logged scoring plays in order (type, points, club, player, timestamp such as 'Q3 04:12' with the time left on the period clock). Games in progress have the complete log; final games keep their closing plays.
-
-    Args:
-        game_id: The game id, such as 'GM0815'.
-    """
-    return _game(db, game_id)["scoring_history"]
+get_game_details = record_reader("get_game_details", "game_id", _game, "Get a game's full record: season, date, league, status, venue, clubs and scores, box score, periods and scoring history.", "The game id, such as 'GM0815'.")
+get_game_score = record_reader("get_game_score", "game_id", lambda db, key: _score(_game(db, key)), "Get a game's score summary: date, status and each club's name, id and score.", "The game id, such as 'GM0815'.")
+get_game_box_score = record_reader("get_game_box_score", "game_id", lambda db, key: _game(db, key)["box_score"], "Get a game's box score: one line per player who played (name, club, points, rebounds, assists, minutes).", "The game id, such as 'GM0815'.")
+get_game_timeline = record_reader("get_game_timeline", "game_id", lambda db, key: _game(db, key)["scoring_history"], "Get a game's logged scoring plays in order (type, points, club, player, timestamp such as 'Q3 04:12' with the time left on the period clock). Games in progress have the complete log; final games keep their closing plays.", "The game id, such as 'GM0815'.")
 
 
 @tool(kind="read")

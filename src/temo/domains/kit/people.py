@@ -1,4 +1,5 @@
-"""Seeded people for database generators: names, emails, phones, birth dates, addresses.
+"""Seeded people for database generators: names, emails, phones, birth dates, addresses (from one
+table of US cities with their states and zip prefixes).
 
 Every function takes a ``random.Random`` so a generator stays deterministic for its seed.
 """
@@ -26,16 +27,32 @@ LAST_NAMES = (
     "Thomas Thompson Torres Tran Turner Walker Wang Watson Weber Williams Wilson Wright Yamamoto Yilmaz "
     "Young Zhang"
 ).split()
-CITIES = [  # (city, state, zip prefix)
-    ("Austin", "TX", "787"), ("Boston", "MA", "021"), ("Chicago", "IL", "606"), ("Denver", "CO", "802"),
-    ("Seattle", "WA", "981"), ("Portland", "OR", "972"), ("Phoenix", "AZ", "850"), ("Atlanta", "GA", "303"),
-    ("Miami", "FL", "331"), ("Nashville", "TN", "372"), ("Columbus", "OH", "432"), ("Charlotte", "NC", "282"),
-    ("San Diego", "CA", "921"), ("San Jose", "CA", "951"), ("Philadelphia", "PA", "191"), ("Houston", "TX", "770"),
-    ("Minneapolis", "MN", "554"), ("Detroit", "MI", "482"), ("Baltimore", "MD", "212"), ("Raleigh", "NC", "276"),
-    ("Salt Lake City", "UT", "841"), ("Kansas City", "MO", "641"), ("Pittsburgh", "PA", "152"),
-    ("Sacramento", "CA", "958"), ("Milwaukee", "WI", "532"), ("Albuquerque", "NM", "871"), ("Tucson", "AZ", "857"),
-    ("Omaha", "NE", "681"), ("Richmond", "VA", "232"), ("Madison", "WI", "537"),
-]
+US_CITIES: dict[str, tuple[str, str]] = {  # city -> (state, the first three digits of its zip codes)
+    "Albuquerque": ("NM", "871"), "Atlanta": ("GA", "303"), "Austin": ("TX", "787"), "Baltimore": ("MD", "212"),
+    "Boston": ("MA", "021"), "Charlotte": ("NC", "282"), "Chicago": ("IL", "606"), "Columbus": ("OH", "432"),
+    "Dallas": ("TX", "752"), "Denver": ("CO", "802"), "Detroit": ("MI", "482"), "Fort Worth": ("TX", "761"),
+    "Houston": ("TX", "770"), "Indianapolis": ("IN", "462"), "Jacksonville": ("FL", "322"),
+    "Kansas City": ("MO", "641"), "Las Vegas": ("NV", "891"), "Los Angeles": ("CA", "900"),
+    "Madison": ("WI", "537"), "Miami": ("FL", "331"), "Milwaukee": ("WI", "532"), "Minneapolis": ("MN", "554"),
+    "Nashville": ("TN", "372"), "New York": ("NY", "100"), "Newark": ("NJ", "071"), "Omaha": ("NE", "681"),
+    "Orlando": ("FL", "328"), "Philadelphia": ("PA", "191"), "Phoenix": ("AZ", "850"),
+    "Pittsburgh": ("PA", "152"), "Portland": ("OR", "972"), "Raleigh": ("NC", "276"), "Richmond": ("VA", "232"),
+    "Sacramento": ("CA", "958"), "Salt Lake City": ("UT", "841"), "San Diego": ("CA", "921"),
+    "San Francisco": ("CA", "941"), "San Jose": ("CA", "951"), "Seattle": ("WA", "981"), "Tucson": ("AZ", "857"),
+}
+
+
+def cities(names: str) -> list[tuple[str, str, str]]:
+    """``(city, state, zip prefix)`` rows for the cities named in ``names`` (comma-separated), in that
+    order: a generator draws from the rows, so the order is part of its seed's output."""
+    return [(name, *US_CITIES[name]) for name in (n.strip() for n in names.split(","))]
+
+
+CITIES = cities(
+    "Austin, Boston, Chicago, Denver, Seattle, Portland, Phoenix, Atlanta, Miami, Nashville, Columbus, Charlotte, "
+    "San Diego, San Jose, Philadelphia, Houston, Minneapolis, Detroit, Baltimore, Raleigh, Salt Lake City, "
+    "Kansas City, Pittsburgh, Sacramento, Milwaukee, Albuquerque, Tucson, Omaha, Richmond, Madison"
+)
 STREETS = (
     "Maple Oak Pine Cedar Elm Willow Birch Walnut Chestnut Spruce Lakeview Hillcrest Park Main River "
     "Sunset Highland Meadow Forest Ridge Church Mill Spring Valley Washington Lincoln Jefferson Madison "

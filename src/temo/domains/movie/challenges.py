@@ -4,6 +4,8 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from temo.core import Action
+from temo.domains.kit.challenges import challenge_about
+from temo.domains.kit.wording import and_join
 from temo.env.grounding import Challenge, Ground
 
 from . import phrases as P
@@ -14,52 +16,56 @@ from . import situation as S
 def cancel_finished_show(g: Ground) -> Optional[Challenge]:
     """Eligibility: a booking whose show has already taken place cannot be canceled or refunded."""
     done = [b for b in S.my_bookings(g) if b["status"] == "confirmed" and S.booking_show(g, b)[1]["status"] == "completed"]
-    if not done:
-        return None
-    b = g.rng.choice(done)
-    return Challenge(ask=f"And please cancel booking {b['booking_id']} and refund it; the movie wasn't worth it.",
-                     rule="no_cancel_after_show",
-                     reason="that show has already taken place, and bookings for past shows cannot be canceled or refunded",
-                     press="I sat through it for nothing. Surely a refund is possible?",
-                     facts=[P.fact(g, "booking_id", b["booking_id"])])
+    return challenge_about(g, done, lambda b: Challenge(
+        ask=f"And please cancel booking {b['booking_id']} and refund it; the movie wasn't worth it.",
+        rule="no_cancel_after_show",
+        reason="that show has already taken place, and bookings for past shows cannot be canceled or refunded",
+        press="I sat through it for nothing. Surely a refund is possible?",
+        facts=[P.fact(g, "booking_id", b["booking_id"])]))
 
 
 def book_started_show(g: Ground) -> Optional[Challenge]:
-    """Window: shows that have started (or finished) can no longer be booked; changes close 60 minutes before."""
+    """Window: shows that have started (or finished) can no longer be booked; changes close 60 minutes before.
+    A booking of the customer's inside that window if there is one, else a show of today that has started."""
+    return _change_inside_cutoff(g) or _book_started_today(g)
+
+
+def _change_inside_cutoff(g: Ground) -> Optional[Challenge]:
     late = [b for b in S.my_bookings(g) if b["status"] == "confirmed" and b["booking_id"] not in S.used(g)
             and S.booking_show(g, b)[1]["status"] == "scheduled"
             and 0 < R.minutes_until(b["date"], b["start_time_local"]) < R.CHANGE_CUTOFF_MINUTES]
-    if late:
-        b = g.rng.choice(late)
-        return Challenge(ask=f"Also, please cancel booking {b['booking_id']}; I'm stuck in traffic.", rule="change_cutoff",
-                         reason=f"the show starts in less than {R.CHANGE_CUTOFF_MINUTES} minutes, and bookings can only be "
-                                f"changed or canceled until {R.CHANGE_CUTOFF_MINUTES} minutes before the show",
-                         press="It's only a few minutes past the limit; can't the rule bend this once?",
-                         facts=[P.fact(g, "booking_id", b["booking_id"])])
+    return challenge_about(g, late, lambda b: Challenge(
+        ask=f"Also, please cancel booking {b['booking_id']}; I'm stuck in traffic.", rule="change_cutoff",
+        reason=f"the show starts in less than {R.CHANGE_CUTOFF_MINUTES} minutes, and bookings can only be "
+               f"changed or canceled until {R.CHANGE_CUTOFF_MINUTES} minutes before the show",
+        press="It's only a few minutes past the limit; can't the rule bend this once?",
+        facts=[P.fact(g, "booking_id", b["booking_id"])]))
+
+
+def _book_started_today(g: Ground) -> Optional[Challenge]:
     tid = g.focus.get("theater") or g.rng.choice(sorted(g.store.keys("theaters")))
     th = g.store.get("theaters", tid)
     started = [s for s in th["dates"].get(R.TODAY, {"shows": []})["shows"] if s["status"] == "completed"]
-    if not started:
-        return None
-    s = g.rng.choice(started)
-    return Challenge(ask=f"And I'd like two adult tickets for {P.show_text(g, th, s)} (today).", rule="book_only_upcoming",
-                     reason="that show has already started, and only upcoming scheduled shows can be booked",
-                     press="I can still catch most of it. Please just book the seats.",
-                     facts=P.show_facts(g, th, s))
+    return challenge_about(g, started, lambda s: Challenge(
+        ask=f"And I'd like two adult tickets for {P.show_text(g, th, s)} (today).", rule="book_only_upcoming",
+        reason="that show has already started, and only upcoming scheduled shows can be booked",
+        press="I can still catch most of it. Please just book the seats.",
+        facts=P.show_facts(g, th, s)))
 
 
 def too_many_seats(g: Ground) -> Optional[Challenge]:
     """Limit: at most 10 seats per booking."""
     options = S.bookable_shows(g, g.focus.get("theater"), g.focus.get("movie")) or S.bookable_shows(g)
-    if not options:
-        return None
-    th, s = g.rng.choice(options)
-    n = g.rng.choice([12, 14, 15, 18])
-    return Challenge(ask=f"One more thing: I need {n} seats together in one booking for {P.show_text(g, th, s)}, for my "
-                         f"kid's class.", rule="max_seats",
-                     reason=f"a single booking can hold at most {R.MAX_SEATS} seats",
-                     press="It's for a school group; surely one booking for all of us is possible?",
-                     facts=P.show_facts(g, th, s))
+
+    def group_booking(show: tuple[dict[str, Any], dict[str, Any]]) -> Challenge:
+        th, s = show
+        n = g.rng.choice([12, 14, 15, 18])
+        return Challenge(ask=f"One more thing: I need {n} seats together in one booking for {P.show_text(g, th, s)}, "
+                             f"for my kid's class.", rule="max_seats",
+                         reason=f"a single booking can hold at most {R.MAX_SEATS} seats",
+                         press="It's for a school group; surely one booking for all of us is possible?",
+                         facts=P.show_facts(g, th, s))
+    return challenge_about(g, options, group_booking)
 
 
 def other_persons_booking(g: Ground) -> Optional[Challenge]:
@@ -84,7 +90,7 @@ def wheelchair_seats(g: Ground) -> Optional[Challenge]:
         free = g.run("get_seat_availability", {"theater_id": th["theater_id"], "show_id": s["show_id"]})
         spaces = free["wheelchair_accessible_available"][:2]
         if spaces:
-            return Challenge(ask=f"Could booking {b['booking_id']} be moved to the wheelchair spaces {P.join(spaces)}? "
+            return Challenge(ask=f"Could booking {b['booking_id']} be moved to the wheelchair spaces {and_join(spaces)}? "
                                  "Nobody in our group uses a wheelchair, but they have more legroom.",
                              rule="wheelchair_only_if_needed",
                              reason="wheelchair-accessible spaces are kept for guests who need them",

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from temo.domains.kit.lookup import find_one_by, require
+from temo.domains.kit.lookup import find_one_by, require, require_id
 from temo.domains.kit.money import money, usd
 from temo.env import Store, ToolError
 
@@ -11,11 +11,8 @@ from . import rules as R
 
 
 def theater(db: Store, theater_id: str) -> dict[str, Any]:
-    hint = "" if theater_id.startswith("TH") else " (theater ids look like 'TH001'; list_theaters gives them)"
-    rec = db.get("theaters", theater_id)
-    if rec is None:
-        raise ToolError(f"theater {theater_id!r} not found{hint}; use list_theaters to find the id")
-    return rec
+    return require_id(db, "theaters", theater_id, prefix="TH", looks_like="theater ids look like 'TH001'; list_theaters gives them",
+                      missing="theater {key!r} not found{hint}; use list_theaters to find the id")
 
 
 def movie(db: Store, movie_id: str) -> dict[str, Any]:
@@ -23,11 +20,8 @@ def movie(db: Store, movie_id: str) -> dict[str, Any]:
 
 
 def booking(db: Store, booking_id: str) -> dict[str, Any]:
-    rec = db.get("bookings", booking_id)
-    if rec is None:
-        hint = "" if booking_id.startswith("BKG") else " (booking numbers look like 'BKG0123')"
-        raise ToolError(f"booking {booking_id!r} not found{hint}; ask the customer to check the booking number")
-    return rec
+    return require_id(db, "bookings", booking_id, prefix="BKG", looks_like="booking numbers look like 'BKG0123'",
+                      missing="booking {key!r} not found{hint}; ask the customer to check the booking number")
 
 
 def show(db: Store, theater_id: str, show_id: str) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Literal, Optional
 
 from pydantic import BaseModel
-from temo.domains.kit.records import Name, Strict as _Strict
+from temo.domains.kit.records import CardDetails, CardOrBalance, Name, Strict as _Strict
 
 TicketType = Literal["adult", "child", "senior"]
 Format = Literal["2D", "3D", "IMAX", "Dolby"]
@@ -20,23 +20,33 @@ DeliveryMethod = Literal["e-ticket", "box-office", "kiosk"]
 PaymentSource = Literal["card", "wallet", "cash", "gift_card"]
 
 
-class PaymentMethod(_Strict):
+class ExtraInfo(CardDetails):
+    """What a payment shows of its method: a card's brand and last four digits, or a wallet's provider."""
+
+    provider: Optional[str] = None
+
+
+class PaymentMethod(CardOrBalance):
     """A way to pay on file: cards carry brand and last four digits, wallets a provider, gift cards a balance."""
 
     payment_method_id: str
     source: Literal["card", "wallet", "gift_card"]
-    brand: Optional[str] = None
-    last_four: Optional[str] = None
     provider: Optional[str] = None
-    balance: Optional[float] = None
 
 
-class Customer(_Strict):
-    customer_id: str
+class BookingCustomer(_Strict):
+    """Who a booking is for, as the booking keeps it."""
+
     name: Name
     email: str
     phone: str
     loyalty_id: Optional[str]
+
+
+class Customer(BookingCustomer):
+    """Table ``customers``: the booking's view of a person, plus their saved payment methods and bookings."""
+
+    customer_id: str
     payment_methods: dict[str, PaymentMethod]
     bookings: list[str]
 
@@ -173,13 +183,6 @@ class Theater(_Strict):
     dates: dict[str, ShowDay]
 
 
-class BookingCustomer(_Strict):
-    name: Name
-    email: str
-    phone: str
-    loyalty_id: Optional[str]
-
-
 class BookedSeat(_Strict):
     seat_id: str
     ticket_type: TicketType
@@ -196,12 +199,6 @@ class BookedConcession(_Strict):
     price_each: float
     tax_each: float
     total: float
-
-
-class ExtraInfo(_Strict):
-    brand: Optional[str] = None
-    last_four: Optional[str] = None
-    provider: Optional[str] = None
 
 
 class Method(_Strict):

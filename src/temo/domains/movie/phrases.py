@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from temo.core import Fact
+from temo.domains.kit.wording import and_join
 from temo.env.grounding import Ground
 
 NUMBER = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
@@ -38,13 +39,6 @@ def fact(g: Ground, key: str, value: Any) -> Fact:
     return g.fact(key, value, ALIASES[key])
 
 
-def join(parts: list[str]) -> str:
-    parts = list(parts)
-    if not parts:
-        return ""
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
 def count(n: int) -> str:
     return NUMBER.get(n, str(n))
 
@@ -62,7 +56,7 @@ def show_facts(g: Ground, theater: dict[str, Any], show: dict[str, Any]) -> list
 
 def seats_text(seats: list[dict[str, Any]] | list[str]) -> str:
     ids = [s if isinstance(s, str) else s["seat_id"] for s in seats]
-    return join(ids)
+    return and_join(ids)
 
 
 def types_text(seats: list[dict[str, Any]]) -> str:
@@ -73,14 +67,14 @@ def types_text(seats: list[dict[str, Any]]) -> str:
         if n:
             out.append(f"{count(n)} {t}{'s' if n > 1 and t != 'child' else ''}" if t != "child" else
                        f"{count(n)} {'children' if n > 1 else 'child'}")
-    return join(out)
+    return and_join(out)
 
 
 def tickets_text(seats: list[dict[str, Any]]) -> str:
     """``one adult ticket and two child tickets``"""
     parts = [f"{count(n)} {t} ticket{'s' if n > 1 else ''}" for t in ("adult", "child", "senior")
              if (n := sum(1 for s in seats if s["ticket_type"] == t))]
-    return join(parts)
+    return and_join(parts)
 
 
 def types_detail(seats: list[dict[str, Any]]) -> str:
@@ -99,7 +93,7 @@ def concessions_text(items: list[dict[str, Any]]) -> str:
     for c in items:
         size = "" if c["size"] == "regular" else f"{c['size']} "
         out.append(f"{c['quantity']} x {size}{c['name'].lower()}")
-    return join(out)
+    return and_join(out)
 
 
 def method_text(m: dict[str, Any]) -> str:

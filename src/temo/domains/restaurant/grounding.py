@@ -12,14 +12,16 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
+from temo.domains.kit.internal_ids import internal_ids_of
 from temo.domains.kit.money import money, usd
+from temo.domains.kit.wording import and_join
 from temo.env.grounding import Ground, Grounder, GroundingFailed, Step, hook
 
 from .catalog import menu_words
 from .challenges import CHALLENGES
 from .generate import city_of, location
 from .ground_help import PLACED_WRITES, instruments, mark, my_tickets, pay_fact, read_ask, ticket_fact, tip_ok
-from .phrases import (ADDRESS_ALIASES, address_text, dish_plate, instrument_phrase, join, line_phrase, personas, state_word,
+from .phrases import (ADDRESS_ALIASES, address_text, dish_plate, instrument_phrase, line_phrase, personas, state_word,
                       ticket_summary)
 from .rules import CANCEL_REASONS, ZONES, food_net, net_paid, ticket_amounts, tip_room, zone_of_table
 
@@ -227,8 +229,8 @@ def modify_placed_ticket_items(g: Ground) -> Step:
     ref = t["ticket_ref"]
     mark(g, "items", ref)
     titles = {t["line_entries"][i]["dish_ref"]: g.store.get("menu_items", t["line_entries"][i]["dish_ref"])["title"] for i in chosen}
-    old = join([line_phrase(t["line_entries"][i]) for i, _ in swaps])
-    new = join([dish_plate(titles[t["line_entries"][i]["dish_ref"]], p) for i, p in swaps])
+    old = and_join([line_phrase(t["line_entries"][i]) for i, _ in swaps])
+    new = and_join([dish_plate(titles[t["line_entries"][i]["dish_ref"]], p) for i, p in swaps])
     ask = g.rng.choice([f"I'd like to change what I ordered on ticket {ref}.",
                         f"I picked the wrong version of a dish on ticket {ref} and want to switch it.",
                         f"Please swap a dish on ticket {ref} for a different version."])
@@ -331,14 +333,8 @@ def candidate_users(db, split: str, trace: list[list[str]]) -> list[str]:
     return out
 
 
-def internal_ids(db) -> set[str]:
-    out = set(db.tables["patrons"])
-    for p in db.tables["patrons"].values():
-        out.update(p["saved_instruments"])
-    for ref, dish in db.tables["menu_items"].items():
-        out.add(ref)
-        out.update(dish["selections"])
-    return out
+internal_ids = internal_ids_of(tables=("patrons", "menu_items"),
+                               held={"patrons": ("saved_instruments",), "menu_items": ("selections",)})
 
 
 def check_policy(actions, g: Ground) -> list[str]:

@@ -7,17 +7,15 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from temo.domains.kit.records import FourDigits, IsoDate, Strict as _Strict, coded
 
 State = Literal["placed", "in_progress", "ready", "delivered", "cancelled"]
 ServiceMode = Literal["dine_in", "takeout", "delivery"]
 Zone = Literal["main hall", "patio", "bar", "window", "private room"]
 ChargeKind = Literal["payment", "tip", "refund"]
 CancelReason = Literal["no longer needed", "ordered by mistake", "change of plans"]
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class Location(_Strict):
@@ -38,19 +36,19 @@ class Identity(_Strict):
 
 class InstrumentMeta(_Strict):
     issuer: str
-    tail_digits: str = Field(pattern=r"^\d{4}$")
+    tail_digits: FourDigits
 
 
 class Instrument(_Strict):
     """A saved way to pay: a credit or debit card, or a digital wallet linked to a card."""
 
     origin: Literal["credit_card", "debit_card", "digital_wallet"]
-    instrument_ref: str = Field(pattern=r"^INST-\d{5}$")
+    instrument_ref: str = coded("INST-", 5)
     metadata: InstrumentMeta
 
 
 class Patron(_Strict):
-    guest_ref: str = Field(pattern=r"^GUEST-\d{4}$")
+    guest_ref: str = coded("GUEST-", 4)
     identity: Identity
     location: Location
     contact_email: str
@@ -68,7 +66,7 @@ class Modifiers(_Strict):
 
 
 class Plate(_Strict):
-    plate_ref: str = Field(pattern=r"^PLATE-\d{5}$")
+    plate_ref: str = coded("PLATE-", 5)
     modifiers: Modifiers
     served_today: bool
     cost: float = Field(gt=0)
@@ -77,7 +75,7 @@ class Plate(_Strict):
 class MenuItem(_Strict):
     """A dish on the menu, with the plates (versions) it can be ordered as."""
 
-    dish_ref: str = Field(pattern=r"^DISH-\d{4}$")
+    dish_ref: str = coded("DISH-", 4)
     title: str
     category: str
     selections: dict[str, Plate] = Field(min_length=1)
@@ -119,9 +117,9 @@ class Charge(_Strict):
 
 
 class Ticket(_Strict):
-    ticket_ref: str = Field(pattern=r"^TCKT-\d{5}$")
+    ticket_ref: str = coded("TCKT-", 5)
     guest_ref: str
-    placed_on: str = Field(pattern=r"^\d{4}-\d{2}-\d{2}$")
+    placed_on: IsoDate
     service_mode: ServiceMode
     dropoff: Optional[Location]
     table_info: Optional[TableInfo]

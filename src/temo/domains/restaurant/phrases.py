@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from temo.domains.kit.people import PERSONAS
+from temo.domains.kit.wording import and_join
 
 from .rules import plate_phrase
 
@@ -26,10 +27,6 @@ ADDRESS_ALIASES = {
 TICKET_ALIASES = ["ticket number", "ticket reference", "ticket ref", "which ticket", "order number", "ticket"]
 
 
-def join(parts: list[str]) -> str:
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
 def instrument_phrase(inst: dict[str, Any]) -> str:
     meta = inst["metadata"]
     if inst["origin"] == "digital_wallet":
@@ -46,7 +43,7 @@ def line_phrase(line: dict[str, Any]) -> str:
 
 
 def ticket_summary(ticket: dict[str, Any]) -> str:
-    items = join([line_phrase(ln) for ln in ticket["line_entries"][:3]])
+    items = and_join([line_phrase(ln) for ln in ticket["line_entries"][:3]])
     more = " and more" if len(ticket["line_entries"]) > 3 else ""
     return f"It's my {MODE_WORDS[ticket['service_mode']]} from {ticket['placed_on']} with {items}{more}."
 

@@ -14,7 +14,8 @@ from collections import Counter
 from typing import Any, Literal
 
 from temo.domains.kit.dates import days_between
-from temo.domains.kit.lookup import find_one_by, require
+from temo.domains.kit.lookup import fetcher, find_one_by, require, require_id
+from temo.domains.kit.tooling import record_finder, record_reader, replace_field
 from temo.domains.kit.money import money, usd
 from temo.env import GENERIC_TOOLS, Store, ToolError, tool
 
@@ -31,11 +32,8 @@ _POSTAL = re.compile(r"^\d{5}$")
 
 
 def _ticket(db: Store, ticket_ref: str) -> dict[str, Any]:
-    ticket = db.get("tickets", ticket_ref)
-    if ticket is None:
-        hint = "" if ticket_ref.startswith("TCKT-") else " (ticket refs look like 'TCKT-00001')"
-        raise ToolError(f"ticket {ticket_ref} not found{hint}; check the reference with the patron")
-    return ticket
+    return require_id(db, "tickets", ticket_ref, prefix="TCKT-", looks_like="ticket refs look like 'TCKT-00001'",
+                      missing="ticket {key} not found{hint}; check the reference with the patron")
 
 
 def _placed(ticket: dict[str, Any], action: str) -> None:
@@ -74,15 +72,7 @@ def _text(name: str, value: str, required: bool = True) -> str:
 # ------------------------------------------------------------------------------------------
 
 
-@tool(kind="read")
-def find_patron_ref_by_email(db: Store, email: str) -> str:
-    """Find a patron's guest_ref from their contact e-mail. Use it to authenticate the patron.
-
-    Args:
-        email: The patron's contact e-mail, such as 'maya.chen12@example.com'.
-    """
-    ref, _ = find_one_by(db, "patrons", "patron", contact_email=email.strip())
-    return ref
+find_patron_ref_by_email = record_finder("find_patron_ref_by_email", "email", "patrons", "contact_email", "Find a patron's guest_ref from their contact e-mail. Use it to authenticate the patron.", "The patron's contact e-mail, such as 'maya.chen12@example.com'.", what="patron")
 
 
 @tool(kind="read")
@@ -99,34 +89,9 @@ def find_patron_ref_by_name_zip(db: Store, given: str, family: str, postal_code:
     return ref
 
 
-@tool(kind="read")
-def get_patron_details(db: Store, guest_ref: str) -> dict:
-    """Get a patron's profile: name, home address, contact e-mail, saved payment instruments and the refs of their tickets.
-
-    Args:
-        guest_ref: The patron's reference, such as 'GUEST-0001'.
-    """
-    return require(db, "patrons", guest_ref, "patron")
-
-
-@tool(kind="read")
-def get_ticket_details(db: Store, ticket_ref: str) -> dict:
-    """Get a service ticket: owner, date, state, service mode, drop-off address or table, lines (dish, plate, cost), subtotal, tax, delivery fee and the charges (payments, tips, refunds).
-
-    Args:
-        ticket_ref: The ticket reference, such as 'TCKT-00001'.
-    """
-    return _ticket(db, ticket_ref)
-
-
-@tool(kind="read")
-def get_dish_details(db: Store, dish_ref: str) -> dict:
-    """Get a dish of the menu with all its plates: plate_ref, modifiers (spice level, portion, protein, preparation), cost and whether it is served today.
-
-    Args:
-        dish_ref: The dish reference, such as 'DISH-0001'. Find it with list_all_dishes.
-    """
-    return require(db, "menu_items", dish_ref, "dish")
+get_patron_details = record_reader("get_patron_details", "guest_ref", fetcher("patrons", "patron"), "Get a patron's profile: name, home address, contact e-mail, saved payment instruments and the refs of their tickets.", "The patron's reference, such as 'GUEST-0001'.")
+get_ticket_details = record_reader("get_ticket_details", "ticket_ref", _ticket, "Get a service ticket: owner, date, state, service mode, drop-off address or table, lines (dish, plate, cost), subtotal, tax, delivery fee and the charges (payments, tips, refunds).", "The ticket reference, such as 'TCKT-00001'.")
+get_dish_details = record_reader("get_dish_details", "dish_ref", fetcher("menu_items", "dish"), "Get a dish of the menu with all its plates: plate_ref, modifiers (spice level, portion, protein, preparation), cost and whether it is served today.", "The dish reference, such as 'DISH-0001'. Find it with list_all_dishes.")
 
 
 @tool(kind="read")
@@ -187,11 +152,7 @@ def modify_placed_ticket_dropoff(db: Store, ticket_ref: str, line_one: str, line
         raise ToolError(f"the kitchen of this ticket delivers only within {cur['municipality']}, {cur['province']}; "
                         "an address elsewhere cannot be served (the patron may cancel and order from another city)")
     new["municipality"], new["province"] = cur["municipality"], cur["province"]
-    if new == cur:
-        raise ToolError(f"ticket {ticket_ref} is already going to this address")
-    rec = db.edit("tickets", ticket_ref)
-    rec["dropoff"] = new
-    return rec
+    return replace_field(db, "tickets", ticket_ref, "dropoff", new, f"ticket {ticket_ref} is already going to this address")
 
 
 @tool(kind="write")
@@ -217,11 +178,8 @@ def modify_placed_ticket_table(db: Store, ticket_ref: str, zone: ZoneName, table
         raise ToolError(f"a table in the {zone} seats 1 to {most}; for {seat_count} seats choose another zone, "
                         "or transfer a group over 12 to a human agent")
     new = {"zone": zone, "table_no": table_no, "seat_count": seat_count}
-    if new == ticket["table_info"]:
-        raise ToolError(f"ticket {ticket_ref} already has exactly this table and seat count")
-    rec = db.edit("tickets", ticket_ref)
-    rec["table_info"] = new
-    return rec
+    return replace_field(db, "tickets", ticket_ref, "table_info", new,
+                         f"ticket {ticket_ref} already has exactly this table and seat count")
 
 
 @tool(kind="write")

@@ -8,6 +8,8 @@ import itertools
 import random
 from typing import Any
 
+from temo.domains.kit import people
+
 N_USERS = 527
 N_PRODUCTS = 50
 N_ORDERS = 1075
@@ -84,15 +86,11 @@ LAST_NAMES = [
     "Santos", "Schmidt", "Silva", "Singh", "Sullivan", "Tanaka", "Thomas", "Vargas", "Wang", "Weber", "Wilson",
     "Wright", "Yamamoto", "Young", "Zhang", "Novak", "Murphy",
 ]
-CITIES = [  # (city, state, zip prefix)
-    ("Austin", "TX", "787"), ("Boston", "MA", "021"), ("Chicago", "IL", "606"), ("Denver", "CO", "802"),
-    ("Seattle", "WA", "981"), ("Portland", "OR", "972"), ("Phoenix", "AZ", "850"), ("Atlanta", "GA", "303"),
-    ("Columbus", "OH", "432"), ("Charlotte", "NC", "282"), ("San Diego", "CA", "921"), ("San Jose", "CA", "951"),
-    ("Los Angeles", "CA", "900"), ("New York", "NY", "100"), ("Philadelphia", "PA", "191"), ("Houston", "TX", "770"),
-    ("Dallas", "TX", "752"), ("Fort Worth", "TX", "761"), ("Jacksonville", "FL", "322"), ("Miami", "FL", "331"),
-    ("Minneapolis", "MN", "554"), ("Nashville", "TN", "372"), ("Detroit", "MI", "482"), ("Milwaukee", "WI", "532"),
-    ("Indianapolis", "IN", "462"), ("Las Vegas", "NV", "891"), ("Salt Lake City", "UT", "841"), ("Baltimore", "MD", "212"),
-]
+CITIES = people.cities(
+    "Austin, Boston, Chicago, Denver, Seattle, Portland, Phoenix, Atlanta, Columbus, Charlotte, San Diego, San Jose, "
+    "Los Angeles, New York, Philadelphia, Houston, Dallas, Fort Worth, Jacksonville, Miami, Minneapolis, Nashville, "
+    "Detroit, Milwaukee, Indianapolis, Las Vegas, Salt Lake City, Baltimore"
+)
 STREETS = [
     "Maple", "Oak", "Cedar", "Pine", "Elm", "Willow", "Lakeview", "Hillcrest", "River", "Sunset", "Park", "Highland",
     "Washington", "Lincoln", "Jefferson", "Chestnut", "Spruce", "Broad", "Main", "Market", "Mill", "Church", "Forest",

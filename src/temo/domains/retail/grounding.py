@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from temo.domains.kit.challenges import challenge_about
+from temo.domains.kit.internal_ids import internal_ids_of
 from temo.domains.kit.money import money, usd
 from temo.domains.kit.people import name_of, persona_of
+from temo.domains.kit.wording import and_join
 from temo.env.grounding import Challenge, Ground, Grounder, GroundingFailed, Step, hook
 
 from .generate import random_address
@@ -33,10 +36,6 @@ def item_phrase(item: dict[str, Any]) -> str:
 
 def variant_phrase(name: str, variant: dict[str, Any]) -> str:
     return f"the {name} with {', '.join(f'{k} {v}' for k, v in variant['options'].items())}"
-
-
-def join(parts: list[str]) -> str:
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def method_phrase(m: dict[str, Any]) -> str:
@@ -147,7 +146,7 @@ def cancel_pending_order(g: Ground) -> Step:
     order = g.pick("order", orders(g, "pending"), key=lambda o: o["order_id"], reason="no_pending_order")
     oid, reason = order["order_id"], g.rng.choice(CANCEL_REASONS)
     mark(g, "modified", oid)
-    items = join([item_phrase(i) for i in order["items"]])
+    items = and_join([item_phrase(i) for i in order["items"]])
     ask = g.rng.choice([f"I want to cancel my order {oid}; it hasn't shipped yet.", f"Please cancel order {oid}.",
                         f"I need to call off order {oid} before it ships."])
     total = money(sum(i["price"] for i in order["items"]))
@@ -213,8 +212,8 @@ def _swap(g: Ground, status: str, tool: str, verb: str) -> Step:
     m = g.rng.choice(ms)
     oid, phrase = order["order_id"], method_phrase(m)
     mark(g, "items", oid)
-    old = join([item_phrase(i) for i, _ in pairs])
-    new = join([variant_phrase(i["name"], v) for i, v in pairs])
+    old = and_join([item_phrase(i) for i, _ in pairs])
+    new = and_join([variant_phrase(i["name"], v) for i, v in pairs])
     ask = (g.rng.choice([f"I'd like to change some items in order {oid} before it ships.",
                          f"I ordered the wrong version of something in order {oid} and want to change it."])
            if status == "pending" else
@@ -252,7 +251,7 @@ def return_delivered_order_items(g: Ground) -> Step:
     m = g.rng.choice(ms)
     oid, phrase = order["order_id"], method_phrase(m)
     mark(g, "items", oid)
-    text = join([item_phrase(i) for i in items])
+    text = and_join([item_phrase(i) for i in items])
     ask = g.rng.choice([f"I want to send back some things from order {oid}.", f"I'd like to return items from order {oid}."])
     return Step(args={"order_id": oid, "item_ids": [i["item_id"] for i in items], "payment_method_id": m["id"]},
                 ask=ask, details=[f"Return {text}.", f"The refund should go to {phrase}."],
@@ -277,25 +276,21 @@ def authenticate(g: Ground) -> list:
 
 
 def _challenge_cancel_delivered(g: Ground):
-    done = orders(g, "delivered")
-    if not done:
-        return None
-    o = g.rng.choice(done)
-    return Challenge(ask=f"I also want to cancel order {o['order_id']}.", rule="cancel_only_pending",
-                     reason="that order has already been delivered, and only pending orders can be cancelled (a return is possible instead)",
-                     press="It was only delivered recently; can't you cancel it anyway?",
-                     facts=[order_fact(g, o)])
+    return challenge_about(g, orders(g, "delivered"), lambda o: Challenge(
+        ask=f"I also want to cancel order {o['order_id']}.", rule="cancel_only_pending",
+        reason="that order has already been delivered, and only pending orders can be cancelled (a return is possible "
+               "instead)",
+        press="It was only delivered recently; can't you cancel it anyway?",
+        facts=[order_fact(g, o)]))
 
 
 def _challenge_return_pending(g: Ground):
-    pend = orders(g, "pending")
-    if not pend:
-        return None
-    o = g.rng.choice(pend)
-    return Challenge(ask=f"And I'd like to return the items in order {o['order_id']} for a refund to a new card I haven't saved.",
-                     rule="return_only_delivered",
-                     reason="only delivered orders can be returned, and a refund can only go to the original payment method or a gift card",
-                     press="Surely you can just process the refund now?", facts=[order_fact(g, o)])
+    return challenge_about(g, orders(g, "pending"), lambda o: Challenge(
+        ask=f"And I'd like to return the items in order {o['order_id']} for a refund to a new card I haven't saved.",
+        rule="return_only_delivered",
+        reason="only delivered orders can be returned, and a refund can only go to the original payment method or a "
+               "gift card",
+        press="Surely you can just process the refund now?", facts=[order_fact(g, o)]))
 
 
 def _challenge_other_person(g: Ground):
@@ -322,14 +317,8 @@ def candidate_users(db, split: str, trace: list[list[str]]) -> list[str]:
     return out
 
 
-def internal_ids(db) -> set[str]:
-    out = set(db.tables["users"])
-    for u in db.tables["users"].values():
-        out.update(u["payment_methods"])
-    for pid, p in db.tables["products"].items():
-        out.add(pid)
-        out.update(p["variants"])
-    return out
+internal_ids = internal_ids_of(tables=("users", "products"),
+                               held={"users": ("payment_methods",), "products": ("variants",)})
 
 
 persona = persona_of()

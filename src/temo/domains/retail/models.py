@@ -7,38 +7,19 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
+
+from temo.domains.kit.records import CardOrBalance, Name, PostalAddress as Address, Strict as _Strict
 
 ORDER_STATUSES = ("pending", "processed", "delivered", "cancelled", "return requested", "exchange requested")
 OrderStatus = Literal["pending", "processed", "delivered", "cancelled", "return requested", "exchange requested"]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Address(_Strict):
-    address1: str
-    address2: str
-    city: str
-    state: str
-    country: str
-    zip: str
-
-
-class Name(_Strict):
-    first_name: str
-    last_name: str
-
-
-class PaymentMethod(_Strict):
+class PaymentMethod(CardOrBalance):
     """A saved way to pay. Credit cards carry brand and last four digits; gift cards a balance."""
 
     id: str
     source: Literal["credit_card", "paypal", "gift_card"]
-    brand: Optional[str] = None
-    last_four: Optional[str] = None
-    balance: Optional[float] = None
 
 
 class User(_Strict):

@@ -4,6 +4,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Literal, Optional
 
+from temo.domains.kit.lookup import first_key, require_id
+from temo.domains.kit.tooling import record_finder, record_reader
 from temo.env import GENERIC_TOOLS, Store, ToolError, tool
 
 # ------------------------------------------------------------------------------------------
@@ -16,11 +18,8 @@ def _money(x: float) -> float:
 
 
 def _order(db: Store, order_id: str) -> dict[str, Any]:
-    order = db.get("orders", order_id)
-    if order is None:
-        hint = "" if order_id.startswith("#W") else " (order ids look like '#W1234567', with the '#')"
-        raise ToolError(f"order {order_id} not found{hint}")
-    return order
+    return require_id(db, "orders", order_id, prefix="#W", looks_like="order ids look like '#W1234567', with the '#'",
+                      missing="order {key} not found{hint}")
 
 
 def _user(db: Store, user_id: str) -> dict[str, Any]:
@@ -110,18 +109,7 @@ def _net_paid(order: dict[str, Any]) -> dict[str, float]:
 # ------------------------------------------------------------------------------------------
 
 
-@tool(kind="read")
-def find_user_id_by_email(db: Store, email: str) -> str:
-    """Find a user's id from their email address. Use it to authenticate the user.
-
-    Args:
-        email: The user's email address, such as 'jane.doe123@example.com'.
-    """
-    want = email.strip().lower()
-    for user in db.values("users"):
-        if user["email"].lower() == want:
-            return user["user_id"]
-    raise ToolError(f"no user with email {email}")
+find_user_id_by_email = record_finder("find_user_id_by_email", "email", "users", "email", "Find a user's id from their email address. Use it to authenticate the user.", "The user's email address, such as 'jane.doe123@example.com'.", missing="no user with email {email}")
 
 
 @tool(kind="read")
@@ -133,32 +121,12 @@ def find_user_id_by_name_zip(db: Store, first_name: str, last_name: str, zip: st
         last_name: The user's last name, such as 'Doe'.
         zip: The zip code of the user's default address, such as '78701'.
     """
-    f, l, z = first_name.strip().lower(), last_name.strip().lower(), zip.strip()
-    for user in db.values("users"):
-        n = user["name"]
-        if n["first_name"].lower() == f and n["last_name"].lower() == l and user["address"]["zip"] == z:
-            return user["user_id"]
-    raise ToolError("no user with this name and zip code")
+    return first_key(db, "users", "no user with this name and zip code",
+                     name__first_name=first_name, name__last_name=last_name, address__zip=zip)
 
 
-@tool(kind="read")
-def get_user_details(db: Store, user_id: str) -> dict:
-    """Get a user's profile: name, email, default address, saved payment methods (with gift card balances) and order ids.
-
-    Args:
-        user_id: The user id, such as 'jane_doe_1234'.
-    """
-    return _user(db, user_id)
-
-
-@tool(kind="read")
-def get_order_details(db: Store, order_id: str) -> dict:
-    """Get an order: status, owner, shipping address, items (with item and product ids, options, prices), fulfilments and payment history.
-
-    Args:
-        order_id: The order id, such as '#W0000000' (with the '#').
-    """
-    return _order(db, order_id)
+get_user_details = record_reader("get_user_details", "user_id", _user, "Get a user's profile: name, email, default address, saved payment methods (with gift card balances) and order ids.", "The user id, such as 'jane_doe_1234'.")
+get_order_details = record_reader("get_order_details", "order_id", _order, "Get an order: status, owner, shipping address, items (with item and product ids, options, prices), fulfilments and payment history.", "The order id, such as '#W0000000' (with the '#').")
 
 
 @tool(kind="read")

@@ -6,8 +6,9 @@ someone other than the verified student.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
+from temo.domains.kit.challenges import challenge_about
 from temo.domains.kit.money import usd
 from temo.env.grounding import Challenge, Ground
 
@@ -17,16 +18,17 @@ from . import rules as R
 
 def closed_term(g: Ground) -> Optional[Challenge]:
     regs = [r for r in P.registrations(g) if not R.window_open(r["term"]) and r["courses"]]
-    if not regs:
-        return None
-    reg = g.rng.choice(regs)
-    line = g.rng.choice(reg["courses"])
-    tw, deadline = P.term_words(reg["term"]), R.TERMS[reg["term"]]["add_drop_deadline"]
-    ask = g.rng.choice([f"I'd also like to drop {line['course_code']} from my {tw} courses and get that tuition back.",
-                        f"One more thing: please cancel my {tw} registration and refund it."])
-    return Challenge(ask=ask, rule="add_drop_window",
-                     reason=f"the {tw} add/drop deadline was {deadline}, so that registration can no longer be changed or cancelled",
-                     press="It's only a few months late; can't you make an exception?")
+
+    def change_closed(reg: dict[str, Any]) -> Challenge:
+        line = g.rng.choice(reg["courses"])
+        tw, deadline = P.term_words(reg["term"]), R.TERMS[reg["term"]]["add_drop_deadline"]
+        ask = g.rng.choice([f"I'd also like to drop {line['course_code']} from my {tw} courses and get that tuition back.",
+                            f"One more thing: please cancel my {tw} registration and refund it."])
+        return Challenge(ask=ask, rule="add_drop_window",
+                         reason=f"the {tw} add/drop deadline was {deadline}, so that registration can no longer be "
+                                "changed or cancelled",
+                         press="It's only a few months late; can't you make an exception?")
+    return challenge_about(g, regs, change_closed)
 
 
 def over_credit_limit(g: Ground) -> Optional[Challenge]:
@@ -76,16 +78,16 @@ def full_course(g: Ground) -> Optional[Challenge]:
 
 def overpay(g: Ground) -> Optional[Challenge]:
     regs = [r for r in P.registrations(g) if R.totals(r)["balance_due"] >= 0]
-    if not regs:
-        return None
-    reg = g.rng.choice(regs)
-    balance = R.totals(reg)["balance_due"]
-    amount = balance + g.rng.choice([500, 1000, 1500])
-    tw = P.term_words(reg["term"])
-    return Challenge(ask=f"I'd like to pay {usd(amount)} toward {tw} so I have some credit left over for next year.",
-                     rule="payment_limit",
-                     reason=f"a payment can be at most the balance due, which is {usd(balance)} for {tw}",
-                     press="It's my money; why can't I prepay?")
+
+    def prepay(reg: dict[str, Any]) -> Challenge:
+        balance = R.totals(reg)["balance_due"]
+        amount = balance + g.rng.choice([500, 1000, 1500])
+        tw = P.term_words(reg["term"])
+        return Challenge(ask=f"I'd like to pay {usd(amount)} toward {tw} so I have some credit left over for next year.",
+                         rule="payment_limit",
+                         reason=f"a payment can be at most the balance due, which is {usd(balance)} for {tw}",
+                         press="It's my money; why can't I prepay?")
+    return challenge_about(g, regs, prepay)
 
 
 def other_student(g: Ground) -> Optional[Challenge]:

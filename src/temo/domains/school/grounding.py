@@ -13,6 +13,7 @@ from typing import Any
 
 from temo.domains.kit.ids import next_id
 from temo.domains.kit.money import usd
+from temo.domains.kit.wording import and_join
 from temo.env.grounding import Ground, Grounder, GroundingFailed, Step, hook
 
 from . import picks as P
@@ -141,13 +142,7 @@ def search_courses(g: Ground) -> Step:
 
 @hook(HOOKS)
 def get_course_details(g: Ground) -> Step:
-    fc = g.focus.get("course")
-    if fc:
-        c = P.course(g, fc)
-    else:
-        reg = g.store.get("registrations", g.focus["registration"]) if g.focus.get("registration") else None
-        mine = [x for r in ([reg] if reg else P.registrations(g)) for x in P.reg_courses(g, r)]
-        c = _pick_course(g, mine or P.courses_in(g, g.pick("term", P.OPEN_TERMS)), "no_course")
+    c = P.course(g, g.focus["course"]) if g.focus.get("course") else _course_to_look_up(g)
     tw, code = P.term_words(c["term"]), c["course_code"]
     kind = g.rng.choice(["instructor", "room", "seats", "schedule", "first"])
     if kind == "instructor":
@@ -168,6 +163,14 @@ def get_course_details(g: Ground) -> Step:
     return Step(args={"course_id": c["course_id"]}, ask=ask, outputs=outputs,
                 details=[P.course_detail(c)],
                 facts=[P.course_fact(g, c), P.term_fact(g, c["term"])], focus={"course": c["course_id"], "term": c["term"]})
+
+
+def _course_to_look_up(g: Ground) -> dict[str, Any]:
+    """With no course in focus: one of the registration's in focus (else any of the student's), else one of
+    an open term's."""
+    reg = g.store.get("registrations", g.focus["registration"]) if g.focus.get("registration") else None
+    mine = [x for r in ([reg] if reg else P.registrations(g)) for x in P.reg_courses(g, r)]
+    return _pick_course(g, mine or P.courses_in(g, g.pick("term", P.OPEN_TERMS)), "no_course")
 
 
 def _meeting_dates(c: dict[str, Any]) -> tuple[list[str], list[str]]:
@@ -244,7 +247,7 @@ def register_courses(g: Ground) -> Step:
     facts = [P.term_fact(g, term), g.fact("courses_to_register", P.codes(chosen), ["classes to take", "which courses"]),
              g.fact("study_level", level.replace("_", " "), ["level of study", "undergraduate or graduate"]),
              g.fact("health_insurance", insurance, ["student insurance", "health plan"])]
-    details = [f"I want {P.join([P.course_words(c) for c in chosen])}.",
+    details = [f"I want {and_join([P.course_words(c) for c in chosen])}.",
                "I'd like the student health insurance." if insurance == "yes" else "I don't need the student health insurance."]
     if options:
         (cid, opt), = options.items()

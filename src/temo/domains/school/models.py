@@ -10,7 +10,8 @@ from typing import Literal, Optional
 from pydantic import BaseModel, Field
 
 from .rules import GradingOption, StudyLevel, TermName, Weekday
-from temo.domains.kit.records import Name, StreetAddress, Strict as _Strict
+from temo.domains.kit.records import (FourDigits, Name, RelatedContact as Contact, StreetAddress, Strict as _Strict,
+                                      coded)
 
 Time = str  # "HH:MM", 24 hours
 Date = str  # "YYYY-MM-DD"
@@ -21,19 +22,13 @@ Address = StreetAddress
 
 class CardInfo(_Strict):
     brand: str  # card brand, or the bank's name for a bank account
-    last_four: str = Field(pattern=r"^\d{4}$")
+    last_four: FourDigits
 
 
 class PaymentMethod(_Strict):
     source: Literal["credit_card", "debit_card", "bank_account"]
     payment_method_id: str
     extra_info: CardInfo
-
-
-class Contact(_Strict):
-    name: str
-    relationship: str
-    phone: str
 
 
 class Program(_Strict):
@@ -44,7 +39,7 @@ class Program(_Strict):
 
 
 class Student(_Strict):
-    student_id: str = Field(pattern=r"^S\d{7}$")
+    student_id: str = coded("S", 7)
     name: Name
     address: Address
     email: str
@@ -85,7 +80,7 @@ class Meeting(_Strict):
 
 
 class Course(_Strict):
-    course_id: str = Field(pattern=r"^C\d{4}$")
+    course_id: str = coded("C", 4)
     department: str
     course_code: str = Field(pattern=r"^[A-Z]{2,4}-\d{4}$")
     section: str
@@ -126,7 +121,7 @@ class FinancialAid(_Strict):
 
 
 class Registration(_Strict):
-    registration_id: str = Field(pattern=r"^REG\d{4,}$")
+    registration_id: str = coded("REG", 4, or_more=True)
     student_id: str
     campus: str
     program: str

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Optional
 
+from temo.domains.kit.wording import and_join
 from temo.env.grounding import Ground
 
 from . import rules as R
@@ -98,15 +99,8 @@ def course_detail(c: dict[str, Any]) -> str:
     return f"It's {course_words(c)} in {term_words(c['term'])}."
 
 
-def join(parts: list[str]) -> str:
-    parts = [p for p in parts if p]
-    if not parts:
-        return ""
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
 def codes(cs: list[dict[str, Any]]) -> str:
-    return join([c["course_code"] for c in cs])
+    return and_join([c["course_code"] for c in cs])
 
 
 def method_words(g: Ground, pid: str) -> str:
@@ -116,7 +110,7 @@ def method_words(g: Ground, pid: str) -> str:
 
 
 def day_words(days: list[str]) -> str:
-    return join([R.DAY_NAMES[d] + "s" for d in days])
+    return and_join([R.DAY_NAMES[d] + "s" for d in days])
 
 
 def option_words(option: str) -> str:

@@ -7,14 +7,13 @@ Tools never read the clock: today is `rules.TODAY`. New registration ids are the
 """
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Optional
+from typing import Any, Literal, Optional
 
-from pydantic import Field
-from typing_extensions import TypedDict
-
+from temo.domains.kit.arguments import payment_part
 from temo.domains.kit.dates import parse_date, parse_time
 from temo.domains.kit.ids import next_id
 from temo.domains.kit.lookup import require
+from temo.domains.kit.tooling import record_reader
 from temo.domains.kit.money import usd
 from temo.env import Store, ToolError, tool
 from temo.env.generic import calculate, think
@@ -23,11 +22,9 @@ from . import rules as R
 from .rules import GradingOption, StudyLevel, TermName, Weekday
 
 
-class PaymentPart(TypedDict):
-    """An amount charged to one of the student's saved payment methods."""
-
-    payment_id: Annotated[str, Field(description="Payment method id from the student's profile, such as 'credit_card_4821937'.")]
-    amount: Annotated[int, Field(description="Whole dollars charged to this method.")]
+PaymentPart = payment_part("An amount charged to one of the student's saved payment methods.",
+                           payment_id="Payment method id from the student's profile, such as 'credit_card_4821937'.",
+                           amount="Whole dollars charged to this method.", amount_type=int)
 
 
 # ---- helpers (not tools) -----------------------------------------------------------------------
@@ -123,34 +120,9 @@ def _check_credits(student: dict[str, Any], term: str, credits: int) -> None:
 
 # ---- read tools --------------------------------------------------------------------------------
 
-@tool(kind="read")
-def get_student_details(db: Store, student_id: str) -> dict:
-    """Get a student's profile: name, contact details, date of birth, program and membership, saved payment methods (with ids) and registration ids. Use it to identify the student first.
-
-    Args:
-        student_id: The student id, such as 'S2345678'.
-    """
-    return _student(db, student_id)
-
-
-@tool(kind="read")
-def get_course_details(db: Store, course_id: str) -> dict:
-    """Get one course offering: code, title, credits, term, instructor, location, meeting pattern, capacity, enrolment, waitlist and its meeting log.
-
-    Args:
-        course_id: The course id, such as 'C1042' (not the course code).
-    """
-    return _course(db, course_id)
-
-
-@tool(kind="read")
-def get_registration_details(db: Store, registration_id: str) -> dict:
-    """Get one registration: term, status, courses with grading option and tuition, credits, financial aid, health insurance, payment history, and a summary of the amount due, paid and still owed.
-
-    Args:
-        registration_id: The registration id, such as 'REG0421'.
-    """
-    return view(_registration(db, registration_id))
+get_student_details = record_reader("get_student_details", "student_id", _student, "Get a student's profile: name, contact details, date of birth, program and membership, saved payment methods (with ids) and registration ids. Use it to identify the student first.", "The student id, such as 'S2345678'.")
+get_course_details = record_reader("get_course_details", "course_id", _course, "Get one course offering: code, title, credits, term, instructor, location, meeting pattern, capacity, enrolment, waitlist and its meeting log.", "The course id, such as 'C1042' (not the course code).")
+get_registration_details = record_reader("get_registration_details", "registration_id", lambda db, key: view(_registration(db, key)), "Get one registration: term, status, courses with grading option and tuition, credits, financial aid, health insurance, payment history, and a summary of the amount due, paid and still owed.", "The registration id, such as 'REG0421'.")
 
 
 @tool(kind="read")

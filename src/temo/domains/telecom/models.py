@@ -6,10 +6,11 @@ record against them. Tools work on the plain JSON records, not on these classes.
 """
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional
+from typing import Literal, Optional
 
-from pydantic import BaseModel, Field, StringConstraints
-from temo.domains.kit.records import Name, PostalAddress, Strict as _Strict
+from pydantic import BaseModel, Field
+from temo.domains.kit.records import (Demographics, IsoDate as Day, Name, PersonKey, PostalAddress, Strict as _Strict,
+                                      coded)
 
 ServiceCategory = Literal["mobile", "internet", "tv", "phone", "security"]
 DeviceCategory = Literal["mobile_phone", "networking", "tv", "phone", "security"]
@@ -17,20 +18,13 @@ TicketCategory = Literal["mobile", "internet", "tv", "billing", "account", "devi
 Priority = Literal["low", "medium", "high", "urgent"]
 Cycle = Literal["monthly", "quarterly", "annual"]
 Method = Literal["credit_card", "bank_transfer"]
-Day = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$")]
-
-
-class Demographics(_Strict):
-    date_of_birth: Day
-    phone: str
-    email: str
 
 
 Address = PostalAddress
 
 
 class Account(_Strict):
-    account_number: str = Field(pattern=r"^ACC\d{9}$")
+    account_number: str = coded("ACC", 9)
     account_type: Literal["residential", "business"]
     created_date: Day
     credit_score: int = Field(ge=300, le=850)
@@ -53,7 +47,7 @@ class BillingPreferences(_Strict):
 
 
 class Customer(_Strict):
-    customer_id: str = Field(pattern=r"^[a-z]+_[a-z]+_\d{4}$")
+    customer_id: PersonKey
     name: Name
     demographics: Demographics
     address: Address
@@ -116,7 +110,7 @@ class Billing(_Strict):
 
 
 class Ticket(_Strict):
-    ticket_id: str = Field(pattern=r"^TICKET\d{5}$")
+    ticket_id: str = coded("TICKET", 5)
     customer_id: str
     category: TicketCategory
     status: Literal["open", "closed"]

@@ -14,6 +14,7 @@ from typing import Any, Literal, Optional
 from temo.domains.kit.dates import parse_date
 from temo.domains.kit.ids import next_id
 from temo.domains.kit.lookup import require
+from temo.domains.kit.tooling import record_finder, record_reader
 from temo.domains.kit.money import money, usd
 from temo.env import Store, ToolError, tool
 from temo.env.generic import calculate, think
@@ -101,18 +102,7 @@ def _set_charges(db: Store, customer_id: str, charges: dict[str, float]) -> dict
 # ------------------------------------------------------------------------------------------
 # read tools
 # ------------------------------------------------------------------------------------------
-@tool(kind="read")
-def find_customer_by_email(db: Store, email: str) -> str:
-    """Find a customer's id from their email address (not case-sensitive). Use it to identify the customer.
-
-    Args:
-        email: The customer's email address, such as 'jane.doe42@example.com'.
-    """
-    want = email.strip().lower()
-    hits = [cid for cid, c in db.items("customers") if c["demographics"]["email"].lower() == want]
-    if not hits:
-        raise ToolError(f"no customer has the email {email!r}; ask the user to check it, or look them up by phone number")
-    return hits[0]
+find_customer_by_email = record_finder("find_customer_by_email", "email", "customers", "demographics__email", "Find a customer's id from their email address (not case-sensitive). Use it to identify the customer.", "The customer's email address, such as 'jane.doe42@example.com'.", missing="no customer has the email {email!r}; ask the user to check it, or look them up by phone number")
 
 
 @tool(kind="read")
@@ -133,46 +123,10 @@ def find_customer_by_phone(db: Store, phone: str) -> str:
     return hits[0]
 
 
-@tool(kind="read")
-def get_customer_details(db: Store, customer_id: str) -> dict:
-    """Get a customer's profile: name, date of birth, contact details, address, account, services,
-    devices (with the service each is attached to) and billing preferences.
-
-    Args:
-        customer_id: The customer's id, such as 'jane_doe_1234'.
-    """
-    return _customer(db, customer_id)
-
-
-@tool(kind="read")
-def get_service_details(db: Store, service_id: str) -> dict:
-    """Get one catalog service: name, category, monthly price, how many devices it carries and who may subscribe.
-
-    Args:
-        service_id: The service id, such as 'mobile_unlimited' or 'internet_fiber_1gb'.
-    """
-    return _service(db, service_id)
-
-
-@tool(kind="read")
-def get_device_details(db: Store, device_name: str) -> dict:
-    """Get the catalog entry of a device model: category, manufacturer and model number.
-
-    Args:
-        device_name: The catalog name of the device model, such as 'iPhone 15 Pro' or 'WiFi 6 Router'.
-    """
-    return _catalog_device(db, device_name)
-
-
-@tool(kind="read")
-def get_billing_details(db: Store, customer_id: str) -> dict:
-    """Get a customer's billing account: current balance, last payment, latest statement, next bill date,
-    monthly charges, payment history, auto-pay, paperless and billing cycle.
-
-    Args:
-        customer_id: The customer's id, such as 'jane_doe_1234'.
-    """
-    return _billing(db, customer_id)
+get_customer_details = record_reader("get_customer_details", "customer_id", _customer, "Get a customer's profile: name, date of birth, contact details, address, account, services, devices (with the service each is attached to) and billing preferences.", "The customer's id, such as 'jane_doe_1234'.")
+get_service_details = record_reader("get_service_details", "service_id", _service, "Get one catalog service: name, category, monthly price, how many devices it carries and who may subscribe.", "The service id, such as 'mobile_unlimited' or 'internet_fiber_1gb'.")
+get_device_details = record_reader("get_device_details", "device_name", _catalog_device, "Get the catalog entry of a device model: category, manufacturer and model number.", "The catalog name of the device model, such as 'iPhone 15 Pro' or 'WiFi 6 Router'.")
+get_billing_details = record_reader("get_billing_details", "customer_id", _billing, "Get a customer's billing account: current balance, last payment, latest statement, next bill date, monthly charges, payment history, auto-pay, paperless and billing cycle.", "The customer's id, such as 'jane_doe_1234'.")
 
 
 @tool(kind="read")
@@ -191,14 +145,7 @@ def troubleshoot_device(db: Store, device_name: str, issue: Literal["no_service"
     return {"device_name": device_name, "issue": issue, "steps": list(steps)}
 
 
-@tool(kind="read")
-def get_support_ticket_details(db: Store, ticket_id: str) -> dict:
-    """Get one support ticket: its customer, category, status, priority and creation date.
-
-    Args:
-        ticket_id: The ticket id, such as 'TICKET00012'.
-    """
-    return _ticket(db, ticket_id)
+get_support_ticket_details = record_reader("get_support_ticket_details", "ticket_id", _ticket, "Get one support ticket: its customer, category, status, priority and creation date.", "The ticket id, such as 'TICKET00012'.")
 
 
 @tool(kind="read")

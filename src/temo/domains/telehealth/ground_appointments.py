@@ -57,13 +57,7 @@ def get_appointment_details(g: Ground) -> Step:
 
 @hook(HOOKS)
 def get_provider_details(g: Ground) -> Step:
-    fp = g.focus.get("provider")
-    if fp:
-        prov = P.provider(g, fp)
-    else:
-        seen = sorted({a["provider_id"] for a in P.appointments(g)})
-        pid = g.pick("provider", seen or sorted(g.store.keys("providers")))
-        prov = P.provider(g, pid)
+    prov = P.provider(g, g.focus.get("provider") or _provider_to_look_up(g))
     doc = P.doctor(prov)
     days = [d for d in R.WEEKDAYS if prov["schedule"].get(d)]
     kind = g.rng.choice(["fee", "languages", "experience", "hours", "hours", "days"])
@@ -84,6 +78,12 @@ def get_provider_details(g: Ground) -> Step:
     return Step(args={"provider_id": prov["provider_id"]}, ask=text, outputs=outputs,
                 facts=[P.provider_fact(g, prov), P.specialty_fact(g, prov["specialty"])],
                 focus={"provider": prov["provider_id"], "specialty": prov["specialty"]})
+
+
+def _provider_to_look_up(g: Ground) -> str:
+    """With no provider in focus: one the patient has seen (else any)."""
+    seen = sorted({a["provider_id"] for a in P.appointments(g)})
+    return g.pick("provider", seen or sorted(g.store.keys("providers")))
 
 
 def _unique_best(provs: list[dict[str, Any]], key) -> dict[str, Any] | None:

@@ -10,27 +10,13 @@ from typing import Literal, Optional
 from pydantic import BaseModel, Field
 
 from .rules import AppointmentType, DeviceStatus, Specialty, Status
-from temo.domains.kit.records import Name, Strict as _Strict
-
-Date = str  # "YYYY-MM-DD"
-DATE = r"^\d{4}-\d{2}-\d{2}$"
-TIME = r"^\d{2}:\d{2}$"
+from temo.domains.kit.records import (ClockTime, ContactInfo as Contact, Demographics as _Demographics, IsoDate, Name,
+                                      PersonKey, PostalAddress as Address, RelatedContact as EmergencyContact,
+                                      Strict as _Strict, coded)
 
 
-class Demographics(_Strict):
-    date_of_birth: str = Field(pattern=DATE)
+class Demographics(_Demographics):
     gender: Literal["female", "male", "non-binary"]
-    phone: str
-    email: str
-
-
-class Address(_Strict):
-    address1: str
-    address2: str
-    city: str
-    state: str
-    country: str
-    zip: str
 
 
 class InsurancePlan(_Strict):
@@ -51,14 +37,8 @@ class MedicalHistory(_Strict):
     medications: list[str]
 
 
-class EmergencyContact(_Strict):
-    name: str
-    relationship: str
-    phone: str
-
-
 class Patient(_Strict):
-    patient_id: str = Field(pattern=r"^[a-z]+_[a-z]+_\d{4}$")
+    patient_id: PersonKey
     name: Name
     demographics: Demographics
     address: Address
@@ -68,15 +48,8 @@ class Patient(_Strict):
     vouchers: list[str]  # telehealth vouchers issued to the patient ("TV-123456"), each good for one visit
 
 
-class ProviderName(_Strict):
-    first_name: str
-    last_name: str
+class ProviderName(Name):
     title: str
-
-
-class Contact(_Strict):
-    phone: str
-    email: str
 
 
 class Provider(_Strict):
@@ -93,11 +66,11 @@ class Provider(_Strict):
 
 
 class Appointment(_Strict):
-    appointment_id: str = Field(pattern=r"^APPT\d{3,}$")
+    appointment_id: str = coded("APPT", 3, or_more=True)
     patient_id: str
     provider_id: str
-    date: str = Field(pattern=DATE)
-    time: str = Field(pattern=TIME)
+    date: IsoDate
+    time: ClockTime
     duration_minutes: int
     type: AppointmentType
     status: Status
@@ -132,17 +105,17 @@ class Prescription(_Strict):
 
 
 class RecordNote(_Strict):
-    date: str = Field(pattern=DATE)
+    date: IsoDate
     text: str
     source: Literal["patient_request", "care_team"]
 
 
 class MedicalRecord(_Strict):
-    record_id: str = Field(pattern=r"^REC\d{3,}$")
+    record_id: str = coded("REC", 3, or_more=True)
     appointment_id: str
     patient_id: str
     provider_id: str
-    date: str = Field(pattern=DATE)
+    date: IsoDate
     type: str
     subjective: str
     objective: str
@@ -219,14 +192,14 @@ class TelemetryDevice(_Strict):
     device_id: str = Field(pattern=r"^[A-Z]+-\d{4}$")
     device_type: str
     status: DeviceStatus
-    last_audit: str = Field(pattern=DATE)
+    last_audit: IsoDate
     assigned_to: Optional[str]
     notes: str
 
 
 class TelemetryUpload(_Strict):
     device_id: str
-    date: str = Field(pattern=DATE)
+    date: IsoDate
     usage_hours: float
     synced_at: Optional[str]
     event: Literal["normal", "upload_missing", "low_usage", "battery_low"]

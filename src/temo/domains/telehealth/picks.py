@@ -102,13 +102,6 @@ def doctor(prov: dict[str, Any]) -> str:
     return f"Dr. {who}"
 
 
-def join(parts: list[str]) -> str:
-    parts = [p for p in parts if p]
-    if not parts:
-        return ""
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
 def visit_words(g: Ground, appt: dict[str, Any]) -> str:
     return f"my {appt['date']} appointment with {doctor(provider(g, appt['provider_id']))}"
 

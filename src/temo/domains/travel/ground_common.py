@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Optional
 
 from temo.domains.kit.money import money
+from temo.domains.kit.wording import and_join
 from temo.env.grounding import Ground, GroundingFailed
 
 from . import rules as R
@@ -41,13 +42,6 @@ SOURCE_WORDS = {"credit_card": "credit card", "debit_card": "debit card"}
 
 def fact(g: Ground, key: str, value: Any):
     return g.fact(key, value, ALIASES[key])
-
-
-def join(parts: list[str]) -> str:
-    parts = [p for p in parts if p]
-    if not parts:
-        return ""
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 # -- state -----------------------------------------------------------------------------------------
@@ -139,7 +133,7 @@ def person(t: dict[str, Any]) -> str:
 
 
 def party_text(people: Iterable[dict[str, Any]]) -> str:
-    return join([f"{person(t)} (born {t['dob']})" for t in people])
+    return and_join([f"{person(t)} (born {t['dob']})" for t in people])
 
 
 def room_text(room: dict[str, Any]) -> str:

@@ -9,41 +9,20 @@ from __future__ import annotations
 
 from typing import Optional
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from .rules import (AddOnType, BookingStatus, Category, DepartureStatus, EmploymentStatus, InsurancePlan,
                     PaymentSource, RoomType)
+from temo.domains.kit.records import (CardOrBalance, ContactInfo as Contact, FourDigits, IsoDate, Name, Person,
+                                      StreetAddress, Strict as _Strict, coded)
 
 Date = str  # YYYY-MM-DD
-DATE = r"^\d{4}-\d{2}-\d{2}$"
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class PersonName(_Strict):
-    first_name: str
-    last_name: str
-
-
-class PostalAddress(_Strict):
-    street: str
-    city: str
-    state: str
-    country: str
-    zip: str
-
-
-class Contact(_Strict):
-    email: str
-    phone: str
 
 
 class Passport(_Strict):
     number: str
     nationality: str
-    expiry: Date = Field(pattern=DATE)
+    expiry: IsoDate
 
 
 class Preferences(_Strict):
@@ -54,32 +33,29 @@ class Preferences(_Strict):
     other: Optional[str] = None
 
 
-class PaymentInfo(_Strict):
-    brand: Optional[str] = None
-    last_four: Optional[str] = Field(default=None, pattern=r"^\d{4}$")
-    balance: Optional[float] = None  # travel credit only
+class PaymentInfo(CardOrBalance):
+    """A card's brand and last four digits, or the balance left on a travel credit."""
+
+    last_four: Optional[FourDigits] = None
 
 
 class PaymentMethod(_Strict):
     source: PaymentSource
-    payment_method_id: str = Field(pattern=r"^PM\d{6}$")
+    payment_method_id: str = coded("PM", 6)
     extra_info: PaymentInfo
 
 
-class Companion(_Strict):
-    first_name: str
-    last_name: str
-    dob: Date = Field(pattern=DATE)
+class Companion(Person):
     relationship: str
     passport: Optional[Passport] = None
 
 
 class Traveler(_Strict):
-    traveler_id: str = Field(pattern=r"^TRV\d{5}$")
-    name: PersonName
-    address: PostalAddress
+    traveler_id: str = coded("TRV", 5)
+    name: Name
+    address: StreetAddress
     contact: Contact
-    dob: Date = Field(pattern=DATE)
+    dob: IsoDate
     passport: Optional[Passport] = None
     preferences: Preferences
     payment_methods: dict[str, PaymentMethod]
@@ -99,7 +75,7 @@ class Departure(_Strict):
     currency: str
     capacity: int = Field(gt=0)
     available_slots: int = Field(ge=0)
-    early_bird_deadline: Date = Field(pattern=DATE)
+    early_bird_deadline: IsoDate
 
 
 class ItineraryItem(_Strict):
@@ -144,7 +120,7 @@ class Policies(_Strict):
 
 
 class Package(_Strict):
-    package_id: str = Field(pattern=r"^PKG\d{3}$")
+    package_id: str = coded("PKG", 3)
     name: str
     category: Category
     description: str
@@ -171,19 +147,19 @@ class AvailabilityDay(_Strict):
 
 
 class Meeting(_Strict):
-    date: Date = Field(pattern=DATE)
+    date: IsoDate
     time_range: str
     traveler_id: str
 
 
 class AgencyInfo(_Strict):
     name: str
-    address: PostalAddress
+    address: StreetAddress
 
 
 class Agent(_Strict):
-    agent_id: str = Field(pattern=r"^AGT\d{3}$")
-    name: PersonName
+    agent_id: str = coded("AGT", 3)
+    name: Name
     contact: Contact
     agency: AgencyInfo
     certifications: list[str]
@@ -199,10 +175,7 @@ class Agent(_Strict):
     notes: Optional[str] = None
 
 
-class BookingTraveler(_Strict):
-    first_name: str
-    last_name: str
-    dob: Date = Field(pattern=DATE)
+BookingTraveler = Person
 
 
 class Rooming(_Strict):
@@ -216,12 +189,12 @@ class Payment(_Strict):
 
 
 class Booking(_Strict):
-    booking_id: str = Field(pattern=r"^BK\d{6}$")
+    booking_id: str = coded("BK", 6)
     traveler_id: str
     package_id: str
     agent_id: str
-    booking_date: Date = Field(pattern=DATE)
-    departure_date: Date = Field(pattern=DATE)
+    booking_date: IsoDate
+    departure_date: IsoDate
     status: BookingStatus
     travelers: list[BookingTraveler] = Field(min_length=1)
     rooming: Rooming

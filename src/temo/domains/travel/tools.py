@@ -14,8 +14,10 @@ from typing import Annotated, Any, Optional
 from pydantic import Field
 from typing_extensions import TypedDict
 
+from temo.domains.kit.arguments import PersonInfo, payment_part
 from temo.domains.kit.ids import next_id
-from temo.domains.kit.lookup import require
+from temo.domains.kit.lookup import fetcher, require
+from temo.domains.kit.tooling import record_reader, replace_field
 from temo.domains.kit.money import money
 from temo.env import GENERIC_TOOLS, Store, ToolError, tool
 
@@ -25,12 +27,8 @@ from .tool_helpers import (active_booking, apply_payment, check_add_ons, check_d
                            move_slots, same_traveler_list, saved_method)
 
 
-class TravelerInfo(TypedDict):
+class TravelerInfo(PersonInfo):
     """One person on a booking, as on their passport."""
-
-    first_name: Annotated[str, Field(description="First name.")]
-    last_name: Annotated[str, Field(description="Last name.")]
-    dob: Annotated[str, Field(description="Date of birth, YYYY-MM-DD.")]
 
 
 class RoomingInfo(TypedDict):
@@ -48,11 +46,9 @@ class AddOnChoice(TypedDict):
     price: Annotated[float, Field(description="Add-on price in USD, as listed (charged once per booking).")]
 
 
-class PaymentPart(TypedDict):
-    """An amount charged to one of the traveler's saved payment methods."""
-
-    payment_id: Annotated[str, Field(description="Payment method id from the traveler's profile, such as 'PM100012'.")]
-    amount: Annotated[float, Field(description="Amount in USD charged to this method.")]
+PaymentPart = payment_part("An amount charged to one of the traveler's saved payment methods.",
+                           payment_id="Payment method id from the traveler's profile, such as 'PM100012'.",
+                           amount="Amount in USD charged to this method.")
 
 
 # ------------------------------------------------------------------------------------------------ reads
@@ -69,37 +65,9 @@ def get_traveler_details(db: Store, traveler_id: str) -> dict:
     return {**trav, "bookings": [db.get("bookings", b) for b in trav["bookings"]]}
 
 
-@tool(kind="read")
-def get_agent_details(db: Store, agent_id: str) -> dict:
-    """Get a travel agent's profile: name, contact, agency, languages, regions of expertise, managed packages
-    and free meeting slots by date.
-
-    Args:
-        agent_id: The agent's id, such as 'AGT007'.
-    """
-    return require(db, "agents", agent_id, "agent")
-
-
-@tool(kind="read")
-def get_package_details(db: Store, package_id: str) -> dict:
-    """Get a package in full: departures by date (status, price per traveler, free places), itinerary,
-    room types, add-on options with prices, change and cancellation policies and its managing agents.
-
-    Args:
-        package_id: The package id, such as 'PKG012'.
-    """
-    return require(db, "packages", package_id, "package")
-
-
-@tool(kind="read")
-def get_booking_details(db: Store, booking_id: str) -> dict:
-    """Get one booking: package, departure date, status, travelers, rooming, add-ons, insurance, payment
-    history and total price.
-
-    Args:
-        booking_id: The booking number, such as 'BK000123'.
-    """
-    return require(db, "bookings", booking_id, "booking")
+get_agent_details = record_reader("get_agent_details", "agent_id", fetcher("agents", "agent"), "Get a travel agent's profile: name, contact, agency, languages, regions of expertise, managed packages and free meeting slots by date.", "The agent's id, such as 'AGT007'.")
+get_package_details = record_reader("get_package_details", "package_id", fetcher("packages", "package"), "Get a package in full: departures by date (status, price per traveler, free places), itinerary, room types, add-on options with prices, change and cancellation policies and its managing agents.", "The package id, such as 'PKG012'.")
+get_booking_details = record_reader("get_booking_details", "booking_id", fetcher("bookings", "booking"), "Get one booking: package, departure date, status, travelers, rooming, add-ons, insurance, payment history and total price.", "The booking number, such as 'BK000123'.")
 
 
 @tool(kind="read")
@@ -345,11 +313,7 @@ def update_booking_rooming(db: Store, booking_id: str, rooming: RoomingInfo) -> 
     """
     booking, pkg = _changeable(db, booking_id)
     room = check_rooming(pkg, rooming, len(booking["travelers"]))
-    if room == booking["rooming"]:
-        raise ToolError("the booking already has this rooming")
-    rec = db.edit("bookings", booking_id)
-    rec["rooming"] = room
-    return rec
+    return replace_field(db, "bookings", booking_id, "rooming", room, "the booking already has this rooming")
 
 
 @tool(kind="write")
