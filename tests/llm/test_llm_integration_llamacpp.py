@@ -43,13 +43,14 @@ def llama_server(request):
         stop(proc)
         log.close()
         pytest.skip(f"{problem}; see {log.name}")
-    yield url
+    yield url, proc, log.name
     stop(proc)
     log.close()
 
 
 @pytest.mark.slow
 async def test_tiny_model_plays_one_episode(llama_server, pooled):
+    url, proc, log_name = llama_server
     from temo.agents.llm import create as create_agent
     from temo.core import RoleConfig
     from temo.domains import get_domain
@@ -57,9 +58,9 @@ async def test_tiny_model_plays_one_episode(llama_server, pooled):
     from temo.users.llm import create as create_user
 
     extra = {"timeout": 300, "max_retries": 1, "retry_base_delay": 0.1, "concurrency": 1}
-    agent_role = RoleConfig(kind="llm", model="smollm2-135m", base_url=llama_server,
+    agent_role = RoleConfig(kind="llm", model="smollm2-135m", base_url=url,
                             sampling={"temperature": 0.0, "max_tokens": 96}, extra=extra)
-    user_role = RoleConfig(kind="llm", model="smollm2-135m", base_url=llama_server,
+    user_role = RoleConfig(kind="llm", model="smollm2-135m", base_url=url,
                            sampling={"max_tokens": 64}, extra=extra)
     task = retail_task()
     agent = create_agent(agent_role, agent_ctx(task=task))
@@ -68,6 +69,10 @@ async def test_tiny_model_plays_one_episode(llama_server, pooled):
     print("termination:", record.termination, "| tool calls:", [(c.name, c.ok) for c in record.tool_calls])
     for m in record.messages[1:]:
         print(f"  {m.role}: {(m.content or '')[:160]!r} {[tc.function.name for tc in m.tool_calls or []]}")
+    if proc.poll() is not None:  # the server died under the episode: say why, not "no tool call"
+        hint = (" (SIGILL: this llama-cpp-python build uses CPU instructions this machine lacks; rebuild it with "
+                "CMAKE_ARGS=-DGGML_NATIVE=OFF, or serve an F32 GGUF)") if proc.returncode in (-4, 132) else ""
+        pytest.fail(f"the llama.cpp server exited with code {proc.returncode} during the episode{hint}; see {log_name}")
     assert record.termination != "infra_error", record.error
     assert record.reward is not None
     # The model saw its tools (temo sends tool_choice "auto"; without it this server drops the tools

@@ -15,6 +15,7 @@ from typing import Callable, Optional
 
 from temo.domains.kit.money import usd
 from temo.domains.kit.people import name_of, persona_of
+from temo.domains.kit.vocabulary import aliases
 from temo.env.grounding import Challenge, Ground, Grounder, GroundingFailed, Step, hook
 from temo.env.store import Database
 
@@ -27,31 +28,7 @@ from .plan import Ctx, Plan, trip_text
 HOOKS: dict = {}
 
 # fact key -> words an agent may use to ask for it
-ALIASES = {
-    "user_id": ["user id", "user ID", "account id", "username", "customer id", "member id"],
-    "reservation_id": ["reservation id", "reservation code", "reservation number", "confirmation code",
-                       "confirmation number", "booking reference", "booking code", "reservation"],
-    "cancellation_reason": ["reason", "why", "reason for cancelling", "cancellation reason"],
-    "bags": ["bags", "checked bags", "baggage", "luggage", "suitcases", "how many bags", "number of bags"],
-    "payment_method": ["payment", "payment method", "pay with", "which card", "credit card", "gift card",
-                       "certificate", "method of payment", "charge"],
-    "new_date": ["new date", "which date", "what date", "new travel date", "move it to", "which day"],
-    "cabin": ["cabin", "class", "fare class", "seat class", "upgrade to"],
-    "origin": ["origin", "departure airport", "departing from", "leaving from", "flying from", "departure city",
-               "where from"],
-    "destination": ["destination", "arrival airport", "going to", "flying to", "arriving", "arrival city"],
-    "departure_date": ["departure date", "travel date", "which date", "what date", "which day", "outbound date",
-                       "leaving on"],
-    "return_date": ["return date", "coming back", "return flight", "fly back"],
-    "trip_type": ["trip type", "one way", "round trip", "one-way", "round-trip", "return ticket"],
-    "passengers": ["passengers", "who is travelling", "who is traveling", "travellers", "travelers", "how many people",
-                   "passenger names", "who will fly"],
-    "insurance": ["travel insurance", "insurance", "coverage"],
-    "passenger_first_name": ["first name", "new passenger", "passenger's name", "name of the passenger"],
-    "passenger_last_name": ["last name", "surname", "family name"],
-    "passenger_dob": ["date of birth", "birth date", "birthday", "dob", "born"],
-    "passenger_to_change": ["which passenger", "whose", "passenger to change", "which traveller", "which traveler"],
-}
+ALIASES = aliases(__file__)["facts"]
 _VOICE = [(r"\bYou want\b", "I want"), (r"\byou want\b", "I want"), (r"\bYou do\b", "I do"),
           (r"\bYou ask\b", "I ask"), (r"\byou and\b", "me and"), (r"\bjust you\b", "just me"), (r"\byourself\b", "myself"),
           (r"\bYour\b", "My"), (r"\byour\b", "my")]

@@ -6,19 +6,14 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from temo.domains.kit.people import STREET_KINDS, STREETS, name_of  # noqa: F401  (the Grounder uses it)
+from temo.domains.kit.vocabulary import aliases
 from temo.env.grounding import Challenge, Ground
 
 from . import picks as P
 from .generate import LEAGUES
 from .rules import TODAY, current_contract
 
-ADDRESS_ALIASES = {
-    "street": ["new street address", "street address", "street", "new address"],
-    "city": ["new city", "city"],
-    "state": ["new state", "state"],
-    "country": ["new country", "country"],
-    "zip": ["new zip code", "zip code of the new address", "new postal code", "new zip"],
-}
+ADDRESS_ALIASES = aliases(__file__)["address"]
 PERSONAS = [
     "a veteran forward in the last year of a contract", "a rookie guard still learning how the league works",
     "the team captain, who handles the club's paperwork", "a center coming back from an ankle sprain",

@@ -9,17 +9,19 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
+from temo.domains.kit.vocabulary import aliases
 from temo.env.grounding import Ground, GroundingFailed
 
 from .rules import CURRENT_SEASON, SEASONS, TODAY, current_contract
 
-CLUB_ALIASES = ["club", "team", "which club", "which team", "club name", "team name"]
-MATCHUP_ALIASES = ["which game", "game", "teams", "which teams", "matchup", "opponent", "against"]
-DATE_ALIASES = ["date", "game date", "which day", "when was the game", "day of the game"]
-LEAGUE_ALIASES = ["league", "which league", "league name", "division"]
-SEASON_ALIASES = ["season", "which season", "year"]
-PLAYER_ALIASES = ["player", "which player", "player name", "name of the player", "scorer", "who"]
-NUMBER_ALIASES = ["jersey number", "number", "shirt number", "jersey"]
+_ALIASES = aliases(__file__)
+CLUB_ALIASES = _ALIASES["club"]
+MATCHUP_ALIASES = _ALIASES["matchup"]
+DATE_ALIASES = _ALIASES["date"]
+LEAGUE_ALIASES = _ALIASES["league"]
+SEASON_ALIASES = _ALIASES["season"]
+PLAYER_ALIASES = _ALIASES["player"]
+NUMBER_ALIASES = _ALIASES["number"]
 SEASON_WORDS = {CURRENT_SEASON: "this season", SEASONS[0]: "last season", None: "over every season on record"}
 
 

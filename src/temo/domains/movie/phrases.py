@@ -5,34 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from temo.core import Fact
+from temo.domains.kit.vocabulary import aliases
 from temo.domains.kit.wording import and_join
 from temo.env.grounding import Ground
 
 NUMBER = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
 BRANDS = {"visa": "Visa", "mastercard": "Mastercard", "amex": "American Express", "discover": "Discover"}
 
-ALIASES = {
-    "booking_id": ["booking number", "booking id", "booking reference", "confirmation number", "reservation number"],
-    "email": ["email address", "e-mail", "email"],
-    "phone": ["phone number", "phone", "contact number", "mobile number"],
-    "first_name": ["first name", "full name", "name"],
-    "last_name": ["last name", "surname", "full name", "name"],
-    "movie": ["movie", "film", "which movie", "title"],
-    "theater": ["theater", "cinema", "which theater", "location", "which cinema"],
-    "show_date": ["date", "which day", "what day", "show date"],
-    "show_time": ["showtime", "time", "start time", "which showing", "which show"],
-    "seats": ["seats", "which seats", "seat numbers", "seat"],
-    "ticket_types": ["ticket types", "ticket type", "how many tickets", "adult or child", "who is coming"],
-    "delivery_method": ["delivery method", "delivery", "how to get the tickets", "tickets delivered", "pick up"],
-    "payment_method": ["payment method", "pay with", "payment", "which card", "how to pay", "card"],
-    "concessions": ["concessions", "snacks", "food", "drinks", "popcorn"],
-    "city": ["city", "which city", "where", "town"],
-    "title_word": ["title", "word in the title", "which movie", "movie name"],
-    "seat_to_drop": ["which seat", "seat to release", "seat to remove", "which ticket"],
-    "seat_to_add": ["extra seat", "additional seat", "which seat", "seat to add"],
-    "new_seats": ["new seats", "which seats", "seats to move to", "seat numbers"],
-    "ticket_change": ["ticket type", "which ticket", "change", "new ticket type"],
-}
+ALIASES = aliases(__file__)["facts"]  # fact key -> words an agent may use to ask for it
 
 
 def fact(g: Ground, key: str, value: Any) -> Fact:

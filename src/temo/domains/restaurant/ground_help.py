@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from temo.domains.kit.dates import days_between
+from temo.domains.kit.vocabulary import aliases
 from temo.env.grounding import Ground
 
 from .phrases import TICKET_ALIASES, instrument_phrase
@@ -38,11 +39,7 @@ def instruments(g: Ground) -> list[dict[str, Any]]:
     return [inst for _, inst in sorted(g.user["saved_instruments"].items())]
 
 
-PAY_ALIASES = {
-    "difference_payment": ["card for the price difference", "price difference", "difference"],
-    "new_payment_method": ["new payment card", "new card", "pay with"],
-    "tip_payment_method": ["card for the tip", "charge the tip"],
-}
+PAY_ALIASES = aliases(__file__)["payment"]
 
 
 def pay_fact(g: Ground, key: str, inst: dict[str, Any]):

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from temo.domains.kit.people import PERSONAS
+from temo.domains.kit.vocabulary import aliases
 from temo.domains.kit.wording import and_join
 
 from .rules import plate_phrase
@@ -16,15 +17,8 @@ EXTRA_PERSONAS = [
     "a food blogger who notices every detail", "a student sharing an order with roommates",
     "someone hosting visiting relatives this week", "a commuter ordering on the way home",
 ]
-ADDRESS_ALIASES = {
-    "line_one": ["new street address", "street address", "address line 1", "new address", "street"],
-    "line_two": ["apartment", "suite", "unit", "address line 2", "second line"],
-    "municipality": ["city", "new city"],
-    "province": ["state", "new state"],
-    "nation": ["country", "new country"],
-    "postal_code": ["new postal code", "zip code", "postal code", "new zip"],
-}
-TICKET_ALIASES = ["ticket number", "ticket reference", "ticket ref", "which ticket", "order number", "ticket"]
+ADDRESS_ALIASES = aliases(__file__)["address"]
+TICKET_ALIASES = aliases(__file__)["ticket"]
 
 
 def instrument_phrase(inst: dict[str, Any]) -> str:

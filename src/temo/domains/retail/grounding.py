@@ -14,6 +14,7 @@ from temo.domains.kit.challenges import challenge_about
 from temo.domains.kit.internal_ids import internal_ids_of
 from temo.domains.kit.money import money, usd
 from temo.domains.kit.people import name_of, persona_of
+from temo.domains.kit.vocabulary import aliases
 from temo.domains.kit.wording import and_join
 from temo.env.grounding import Challenge, Ground, Grounder, GroundingFailed, Step, hook
 
@@ -22,12 +23,7 @@ from .generate import random_address
 HOOKS: dict = {}
 BRANDS = {"visa": "Visa", "mastercard": "Mastercard", "amex": "American Express", "discover": "Discover"}
 CANCEL_REASONS = ["no longer needed", "ordered by mistake"]
-ADDRESS_ALIASES = {
-    "address1": ["new street address", "street address", "street", "new address"],
-    "address2": ["new address line 2", "apartment", "suite", "unit", "address line 2"],
-    "city": ["new city", "city"], "state": ["new state", "state"], "country": ["new country", "country"],
-    "zip": ["new zip code", "zip code of the new address", "new postal code", "new zip"],
-}
+ADDRESS_ALIASES = aliases(__file__)["address"]
 
 
 def item_phrase(item: dict[str, Any]) -> str:

@@ -9,12 +9,14 @@ from __future__ import annotations
 import copy
 from typing import Any, Optional
 
+from temo.domains.kit.vocabulary import aliases
 from temo.domains.kit.wording import and_join
 from temo.env.grounding import Ground
 
 from . import rules as R
 
 OPEN_TERMS = [t for t in R.TERM_NAMES if R.window_open(t)]
+_ALIASES = aliases(__file__)
 SOURCE_WORDS = {"credit_card": "credit card", "debit_card": "debit card", "bank_account": "bank account"}
 
 
@@ -122,14 +124,12 @@ def option_words(option: str) -> str:
 # count as aliases already). Otherwise asking for one fact ("term") would also reveal a later intent's
 # fact with the same base ("term_2"), and asking for that one later would count as a repeated question.
 def term_fact(g: Ground, term: str):
-    return g.fact("term", term, ["which term", "semester", "session"])
+    return g.fact("term", term, _ALIASES["term"])
 
 
 def course_fact(g: Ground, c: dict[str, Any], key: str = "course_code"):
-    return g.fact(key, c["course_code"], ["which course", "course number"])
+    return g.fact(key, c["course_code"], _ALIASES["course"])
 
 
 def method_fact(g: Ground, pid: str, key: str = "payment_method"):
-    aliases = {"payment_method": ["pay with", "which card", "how to pay"],
-               "refund_destination": ["refund to", "where the refund goes", "refund card"]}
-    return g.fact(key, method_words(g, pid), aliases[key])
+    return g.fact(key, method_words(g, pid), _ALIASES["payment"][key])

@@ -16,6 +16,7 @@ from typing import Any
 
 from temo.domains.kit.ids import next_id
 from temo.domains.kit.money import money, usd
+from temo.domains.kit.vocabulary import aliases
 from temo.env.grounding import Ground, GroundingFailed, Step, hook
 
 from . import rules as R
@@ -50,8 +51,8 @@ TICKET_ASKS = {
     "phone": ["Our business phone system is having trouble; please open a ticket.",
               "I need a support ticket for the business phone system."],
 }
-PLAN_ALIASES = {"plan_asked_about": "plan asked about", "plan_to_add": "plan to add", "plan_to_remove": "plan to cancel"}
-PLAN_WORDS = ["plan", "service", "package", "plan name", "service name", "which plan"]
+PLAN_ALIASES = aliases(__file__)["plan"]
+PLAN_WORDS = aliases(__file__)["plan_words"]
 
 
 # -- shared pieces -----------------------------------------------------------------------------------

@@ -196,7 +196,7 @@ def _billing(g: Ground, prov: dict[str, Any]) -> tuple[dict[str, Any], float, li
     plan = patient["insurance"]["primary"]
     appts = list(g.store.values("appointments"))
     free = [v for v in patient["vouchers"] if not R.voucher_in_use(appts, v)]
-    aliases = ["billing", "insurance", "how to pay", "payment", "pay for"]
+    aliases = P.ALIASES["billing"]
     if plan and (not free or g.rng.random() < 0.85) and g.rng.random() < 0.88:
         return {}, R.copay_for(patient, prov), [g.fact("billing", "bill my insurance", aliases)], \
             ["Please bill it to my insurance."]

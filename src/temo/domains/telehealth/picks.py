@@ -9,11 +9,13 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from temo.domains.kit.dates import add_days
+from temo.domains.kit.vocabulary import aliases
 from temo.env.grounding import Ground
 
 from . import rules as R
 from .care_tools import by_price
 
+ALIASES = aliases(__file__)
 APPT_TYPE_WORDS = {"routine_checkup": "a routine checkup", "follow_up": "a follow-up visit", "consultation": "a consultation",
                    "specialist_consultation": "a specialist consultation", "sick_visit": "a sick visit"}
 
@@ -112,21 +114,20 @@ def record_words(g: Ground, rec: dict[str, Any]) -> str:
 
 # -- facts ------------------------------------------------------------------------------------------
 def appt_fact(g: Ground, appt: dict[str, Any]):
-    return g.fact("appointment_id", appt["appointment_id"], ["appointment number", "appointment id", "confirmation number",
-                                                             "booking number"])
+    return g.fact("appointment_id", appt["appointment_id"], ALIASES["appointment"])
 
 
 def provider_fact(g: Ground, prov: dict[str, Any]):
-    return g.fact("provider_name", R.provider_name(prov), ["provider", "doctor", "doctor's name", "which doctor", "clinician"])
+    return g.fact("provider_name", R.provider_name(prov), ALIASES["provider"])
 
 
 def specialty_fact(g: Ground, specialty: str):
-    return g.fact("specialty", specialty, ["specialty", "kind of doctor", "type of doctor", "department", "type of provider"])
+    return g.fact("specialty", specialty, ALIASES["specialty"])
 
 
 def visit_date_fact(g: Ground, date: str):
-    return g.fact("visit_date", date, ["visit date", "date of the visit", "which visit", "when the visit was"])
+    return g.fact("visit_date", date, ALIASES["visit_date"])
 
 
 def medication_fact(g: Ground, med: str, key: str = "medication"):
-    return g.fact(key, med, ["medication", "medicine", "which medication", "drug", "prescription"])
+    return g.fact(key, med, ALIASES["medication"])

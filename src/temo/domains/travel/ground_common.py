@@ -10,33 +10,13 @@ from __future__ import annotations
 from typing import Any, Iterable, Optional
 
 from temo.domains.kit.money import money
+from temo.domains.kit.vocabulary import aliases
 from temo.domains.kit.wording import and_join
 from temo.env.grounding import Ground, GroundingFailed
 
 from . import rules as R
 
-ALIASES = {
-    "traveler_id": ["traveler id", "traveler number", "customer id", "profile id", "member id"],
-    "booking_id": ["booking number", "booking reference", "confirmation number", "which booking", "reservation number"],
-    "package": ["which package", "which trip", "which tour", "trip name", "package name"],
-    "start_date": ["departure date", "which departure", "when to leave", "travel date", "date of departure"],
-    "new_departure": ["new date", "move it to", "new departure date", "which new date", "preferred departure"],
-    "travelers": ["who is traveling", "traveler names", "names and dates of birth", "who is coming", "travellers"],
-    "rooming": ["room type", "people per room", "room configuration", "room preference"],
-    "new_room": ["new room type", "room change", "rooms instead", "room setup"],
-    "insurance": ["travel insurance", "coverage", "protection plan", "insured"],
-    "extras": ["add-ons", "add ons", "optional extras", "any extras"],
-    "add_on_change": ["which add-on", "add-on change", "what to add or remove", "extras change"],
-    "payment_method": ["which card", "pay with", "how to pay", "charge it to", "refund to", "card to use"],
-    "name_correction": ["spelling", "correct name", "misspelled", "name fix"],
-    "traveler_swap": ["who travels instead", "replacement", "who is replacing", "substitute"],
-    "travel_agent": ["which agent", "agent's name", "agent name", "travel consultant"],
-    "meeting_day": ["meeting date", "which day", "what day", "date for the meeting"],
-    "meeting_time": ["time slot", "what time", "which slot", "meeting slot"],
-    "destination_country": ["which country", "where to", "country to visit"],
-    "destination_city": ["which city", "city to visit"],
-    "trip_category": ["kind of trip", "type of trip", "style of trip", "trip style"],
-}
+ALIASES = aliases(__file__)["facts"]
 SOURCE_WORDS = {"credit_card": "credit card", "debit_card": "debit card"}
 
 
