@@ -31,6 +31,19 @@ def _legend_width(names: Sequence[str]) -> int:
     return 30 + int(6.2 * max((len(n) for n in names), default=10))
 
 
+
+def _frame(title: str, width: int, height: int, left: int, pw: float, y, lo: float, hi: float,
+           percent: bool) -> list[str]:
+    """The opening of a chart: the svg element, its title, and five horizontal grid lines with labels."""
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img">',
+             f'<title>{escape(title)}</title>',
+             f'<text x="{left}" y="16" font-size="13" font-weight="600" {FONT}>{escape(title)}</text>']
+    for k in range(5):
+        v = lo + (hi - lo) * k / 4
+        parts.append(f'<line x1="{left}" x2="{left + pw}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#e5e5e5"/>'
+                     f'<text x="{left - 4}" y="{y(v) + 4:.1f}" font-size="10" text-anchor="end" {FONT}>{_fmt(v, percent)}</text>')
+    return parts
+
 def bar_chart(groups: Sequence[str], series: dict[str, Sequence[Optional[float]]], title: str, *,
               errors: Optional[dict[str, Sequence[Optional[Sequence[float]]]]] = None, percent: bool = True,
               y_min: Optional[float] = None, y_max: Optional[float] = None, width: int = 720, height: int = 300,
@@ -50,13 +63,7 @@ def bar_chart(groups: Sequence[str], series: dict[str, Sequence[Optional[float]]
     height = max(height, 300)
     pw, ph = width - left - right, height - top - bottom
     y = lambda v: top + ph * (hi - v) / (hi - lo)  # noqa: E731
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img">',
-             f'<title>{escape(title)}</title>',
-             f'<text x="{left}" y="16" font-size="13" font-weight="600" {FONT}>{escape(title)}</text>']
-    for k in range(5):
-        v = lo + (hi - lo) * k / 4
-        parts.append(f'<line x1="{left}" x2="{left + pw}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#e5e5e5"/>'
-                     f'<text x="{left - 4}" y="{y(v) + 4:.1f}" font-size="10" text-anchor="end" {FONT}>{_fmt(v, percent)}</text>')
+    parts = _frame(title, width, height, left, pw, y, lo, hi, percent)
     parts.append(f'<line x1="{left}" x2="{left + pw}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#888"/>')
     if not any(v is not None for s_ in series.values() for v in s_):
         parts.append(f'<text class="no-data" x="{left + pw / 2:.1f}" y="{top + ph / 2:.1f}" font-size="12" text-anchor="middle" '
@@ -98,13 +105,7 @@ def line_chart(xs: Sequence[float], series: dict[str, Sequence[Optional[float]]]
         x_hi = x_lo + 1
     X = lambda v: left + pw * (v - x_lo) / (x_hi - x_lo)  # noqa: E731
     Y = lambda v: top + ph * (y_max - v) / (y_max - y_min)  # noqa: E731
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img">',
-             f'<title>{escape(title)}</title>',
-             f'<text x="{left}" y="16" font-size="13" font-weight="600" {FONT}>{escape(title)}</text>']
-    for k in range(5):
-        v = y_min + (y_max - y_min) * k / 4
-        parts.append(f'<line x1="{left}" x2="{left + pw}" y1="{Y(v):.1f}" y2="{Y(v):.1f}" stroke="#e5e5e5"/>'
-                     f'<text x="{left - 4}" y="{Y(v) + 4:.1f}" font-size="10" text-anchor="end" {FONT}>{_fmt(v, percent)}</text>')
+    parts = _frame(title, width, height, left, pw, Y, y_min, y_max, percent)
     for v in xs:
         parts.append(f'<text x="{X(v):.1f}" y="{top + ph + 14}" font-size="10" text-anchor="middle" {FONT}>{v:g}</text>')
     parts.append(f'<text x="{left + pw / 2:.1f}" y="{height - 6}" font-size="11" text-anchor="middle" {FONT}>{escape(x_label)}</text>')

@@ -5,11 +5,10 @@ LLM judge, while the model and the prompt's hash are the same; otherwise the cel
 """
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Iterable, Optional
 
+from ..harness.runstore import atomic_write
 from .faults import Verdict
 
 
@@ -46,16 +45,7 @@ class VerdictStore:
             # Recomputable (offline) verdicts: a plain write; a torn file reads as missing and is redone.
             path.write_text(verdict.model_dump_json(), encoding="utf-8")
             return
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=self.dir)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(verdict.model_dump_json())
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        atomic_write(path, verdict.model_dump_json())  # an LLM verdict costs money: never torn
 
     def all(self, cell_ids: Optional[Iterable[str]] = None) -> dict[str, Verdict]:
         if not self.dir.exists():

@@ -77,9 +77,9 @@ def regrade_command(
             store.write(rec.model_copy(update={"reward": new}))
     update: dict = {"reward_rule": rule} if config.reward_rule != rule else {}
     if changed_ids:  # accepted: the rewards now belong to the installed tasks, and config.json says so
-        from ..harness.runner import task_hashes, task_set_hash
+        from ..harness.runner import installed_tasks, task_hashes, task_set_hash
 
-        present = [tasks[tid] for d in config.domains for tid in config.task_ids.get(d, []) if tid in tasks]
+        present = installed_tasks(config, tasks)
         update.update(task_set_hash=task_set_hash(present), task_hashes=task_hashes(present))
     if update:
         store.save_config(config.model_copy(update=update))

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from temo.core.taxonomy import DIMENSIONS, FAMILIES, FAMILY_OF
 
-from .labelled import FIELDS
+from .labelled import FIELDS, jsonl_rows
 
 AGREEMENT_DIR = Path(__file__).resolve().parent / "data" / "eval" / "agreement"
 SETS = {"agreement": AGREEMENT_DIR, "agreement-natural": AGREEMENT_DIR.parent / "agreement_natural"}
@@ -46,13 +46,7 @@ BASES = ("said", "guess")
 
 def _read(path: Path, ids: list[str] | None = None, feelings_name: str = "the feelings file") -> list[dict]:
     rows = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            d = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise ValueError(f"{path.name} line {n}: not valid JSON ({e.msg})") from None
+    for n, d in jsonl_rows(path, f"{path.name} "):
         if ids is not None:
             for f in FIELDS:
                 if d.get(f) not in CATEGORIES[f]:
@@ -136,7 +130,7 @@ def report(model_labels: list[dict] | None = None, directory: Path = AGREEMENT_D
             d["basis"] = {}
             for basis in BASES:
                 idx = [i for i in range(n) if all(lab[i][f"{f}_basis"] == basis for lab in labellers)]
-                b: dict = {"n": len(idx), "said_by_labeller": None}
+                b: dict = {"n": len(idx)}
                 if idx:
                     b.update(_agreement([votes[i] for i in idx], CATEGORIES[f]))
                     b["majority_counts"] = dict(Counter(maj[i] for i in idx if maj[i]).most_common())
@@ -146,8 +140,6 @@ def report(model_labels: list[dict] | None = None, directory: Path = AGREEMENT_D
                 d["basis"][basis] = b
             d["said_by_labeller"] = {str(k + 1): sum(lab[i][f"{f}_basis"] == "said" for i in range(n))
                                      for k, lab in enumerate(labellers)}
-            for b in d["basis"].values():
-                b.pop("said_by_labeller")
         out["dimensions"][f] = d
     return out
 

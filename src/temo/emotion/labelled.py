@@ -4,22 +4,29 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any, Iterator
 
 from temo.core.taxonomy import DIMENSIONS, FAMILY_OF
 
 FIELDS = ("family", "emotion", "politeness", "urgency", "trust")
 
 
-def load_labelled(path: Path) -> list[dict]:
-    """Labelled feelings; a bad line raises ValueError naming its line number and what is wrong."""
-    rows = []
+def jsonl_rows(path: Path, where: str = "") -> Iterator[tuple[int, Any]]:
+    """(line number, value) for each non-blank line of a JSONL file; a line that is not JSON raises
+    ValueError "<where>line N: not valid JSON (...)"."""
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
         try:
-            d = json.loads(line)
+            yield n, json.loads(line)
         except json.JSONDecodeError as e:
-            raise ValueError(f"line {n}: not valid JSON ({e.msg})") from None
+            raise ValueError(f"{where}line {n}: not valid JSON ({e.msg})") from None
+
+
+def load_labelled(path: Path) -> list[dict]:
+    """Labelled feelings; a bad line raises ValueError naming its line number and what is wrong."""
+    rows = []
+    for n, d in jsonl_rows(path):
         missing = [f for f in ("text",) + FIELDS[1:] if not isinstance(d, dict) or not d.get(f)]
         if missing:
             raise ValueError(f"line {n}: missing field(s) {', '.join(missing)}")

@@ -28,6 +28,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Sequence
 
+from .labelled import jsonl_rows
+
 NEAR_DUP_THRESHOLD = 0.3
 _WORD = re.compile(r"(?u)\b\w\w+\b")
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -74,7 +76,7 @@ def nearest(queries: Sequence[str], pool: Sequence[str]) -> list[tuple[int, floa
 
 
 def read_jsonl(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [d for _, d in jsonl_rows(path, f"{path.name} ")]
 
 
 def training_neighbours(train_rows: list[dict], eval_rows: list[dict], threshold: float = NEAR_DUP_THRESHOLD

@@ -103,7 +103,6 @@ def parse_arguments(text: str) -> Any:
 
 
 _INT_LIMIT = 10**MAX_INT_DIGITS
-_NONE = type(None)
 
 
 def _surely_fine(value: Any, max_depth: int) -> bool:
@@ -112,51 +111,35 @@ def _surely_fine(value: Any, max_depth: int) -> bool:
     It goes level by level, checks leaves in place, and searches all text for surrogates in one
     regex call over the joined strings."""
     texts: list[str] = []
-    add = texts.append
-    level: list[Any] = [value]
-    depth = 0
+    level: list[Any] = [[value]]  # a list around the root, one level above it
+    depth = -1
     while level:
         deeper: list[Any] = []
-        push = deeper.append
         for node in level:
-            kind = type(node)
-            if kind is dict:
+            if type(node) is dict:
                 for k in node:
                     if type(k) is not str:
                         return False
                 texts.extend(node)
                 values: Any = node.values()
-            elif kind is list or kind is tuple:
-                values = node
-            elif kind is str:
-                add(node)
-                continue
-            elif kind is int:
-                if not -_INT_LIMIT < node < _INT_LIMIT:
-                    return False
-                continue
-            elif kind is float:
-                if not math.isfinite(node):
-                    return False
-                continue
-            elif node is None or kind is bool:
-                continue
             else:
+                values = node
+            if node and depth >= max_depth:  # its children would stand deeper than allowed
                 return False
             for v in values:
                 t = type(v)
                 if t is str:
-                    add(v)
+                    texts.append(v)
                 elif t is int:
                     if not -_INT_LIMIT < v < _INT_LIMIT:
                         return False
                 elif t is float:
                     if not math.isfinite(v):
                         return False
-                elif t is not bool and t is not _NONE:
-                    push(v)
-            if node and depth >= max_depth:  # its children would stand deeper than allowed
-                return False
+                elif t is dict or t is list or t is tuple:
+                    deeper.append(v)
+                elif v is not None and t is not bool:
+                    return False
         level = deeper
         depth += 1
     return _SURROGATE.search("".join(texts)) is None

@@ -66,6 +66,7 @@ async def run_episode(
     error: str | None = None
     turn = 1
     agent_text = GREETING
+    speaking = "user"  # whose model call is in flight: names the fault when its endpoint rejects a request
 
     try:
         while True:
@@ -73,13 +74,8 @@ async def run_episode(
             if turn >= limits.max_turns:
                 termination = "max_turns"
                 break
-            try:
-                reply = await user.respond(agent_text)
-            except InfrastructureError as e:
-                if getattr(e, "status", None) in AGENT_FAULT_STATUS:
-                    termination, error = "user_error", str(e)[:2000]
-                    raise _Done from None
-                raise
+            speaking = "user"
+            reply = await user.respond(agent_text)
             token, visible = read_termination(escape_surrogates(reply.text or ""))
             messages.append(Message(role="user", content=visible))
             counters["user_turns"] += 1
@@ -97,13 +93,8 @@ async def run_episode(
             while not spoke:
                 if turn >= limits.max_turns:
                     break
-                try:
-                    msg = await agent.respond(messages)
-                except InfrastructureError as e:
-                    if getattr(e, "status", None) in AGENT_FAULT_STATUS:
-                        termination, error = "agent_error", str(e)[:2000]
-                        raise _Done from None
-                    raise
+                speaking = "agent"
+                msg = await agent.respond(messages)
                 msg = _safe_message(msg)
                 messages.append(msg)
                 counters["agent_turns"] += 1
@@ -145,9 +136,10 @@ async def run_episode(
                 break
     except _Done:
         pass
-    except InfrastructureError as e:
-        termination = "infra_error"
-        error = str(e)[:2000]
+    except InfrastructureError as e:  # only the two roles' model calls raise it
+        # an endpoint that rejects a role's request (a 4xx) is that role's fault; anything else is infrastructure
+        rejected = getattr(e, "status", None) in AGENT_FAULT_STATUS
+        termination, error = (f"{speaking}_error" if rejected else "infra_error"), str(e)[:2000]
     except Exception:  # a bug (or an input nobody foresaw) ends this cell only, never the run
         termination, error = "harness_error", _traceback_text()
 

@@ -46,13 +46,18 @@ def changed_tasks(config: RunConfig) -> list[str]:
     current = tasks_by_id(config.domains, config.split)
     planned = [tid for d in config.domains for tid in config.task_ids.get(d, [])]
     missing = [tid for tid in planned if tid not in current]
-    present = [current[tid] for tid in planned if tid in current]
+    present = installed_tasks(config, current)
     if not missing and task_set_hash(present) == config.task_set_hash:
         return []
     if not config.task_hashes:  # a run written before per-task hashes: the set changed, somewhere
         return missing or ["(some task; this run predates per-task hashes)"]
     now = task_hashes(present)
     return missing + [tid for tid in planned if tid in now and now[tid] != config.task_hashes.get(tid)]
+
+
+def installed_tasks(config: RunConfig, current: dict[str, Task]) -> list[Task]:
+    """The run's planned tasks as installed now, in plan order (those no longer installed left out)."""
+    return [current[tid] for d in config.domains for tid in config.task_ids.get(d, []) if tid in current]
 
 
 def tasks_by_id(domains: list[str], split: str) -> dict[str, Task]:
